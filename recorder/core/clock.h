@@ -1,0 +1,31 @@
+/* Timestamps: raw TSC ticks where the TSC is constant and invariant,
+ * CLOCK_MONOTONIC nanoseconds otherwise. Converted to nanoseconds of
+ * CLOCK_MONOTONIC at finalize using two calibration points. */
+#ifndef OMPTRACE_CLOCK_H
+#define OMPTRACE_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+#include <x86intrin.h>
+
+extern int ot_clock_use_tsc; /* set once by ot_clock_init */
+
+static inline uint64_t ot_clock_now(void) {
+  if (__builtin_expect(ot_clock_use_tsc, 1))
+    return __rdtsc();
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Chooses the clock (OMPTRACE_CLOCK, TSC invariance) and takes the first
+ * calibration point. */
+void ot_clock_init(void);
+/* Takes the second calibration point; call before ot_clock_to_ns. */
+void ot_clock_calibrate(void);
+/* Raw ticks to CLOCK_MONOTONIC nanoseconds (monotone in raw). */
+uint64_t ot_clock_to_ns(uint64_t raw);
+/* Human-readable name of the clock in use ("tsc" or "monotonic"). */
+const char *ot_clock_name(void);
+
+#endif

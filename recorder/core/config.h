@@ -1,0 +1,52 @@
+/* Run-time configuration. Every OMPTRACE_* variable is declared once in
+ * the table in core/config_table.c (name, default, documentation); that
+ * table drives parsing, `omptrace --help`-style listings (see
+ * ot_config_print_doc) and docs/configuration.md. */
+#ifndef OMPTRACE_CONFIG_H
+#define OMPTRACE_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum ot_callstack_mode { OT_CALLSTACKS_USER = 0, OT_CALLSTACKS_MACHINE = 1 };
+
+/* Event groups selectable with OMPTRACE_EVENTS. */
+enum ot_event_group {
+  OT_EV_PARALLEL = 1u << 0, /* parallel, implicit tasks (always needed for teams) */
+  OT_EV_TASKS = 1u << 1,    /* task create/schedule/dependences */
+  OT_EV_SYNC = 1u << 2,     /* barriers, taskwait, taskgroup and their waits */
+  OT_EV_MUTEX = 1u << 3,    /* locks, nest locks, critical, ordered */
+  OT_EV_WORK = 1u << 4,     /* loop, sections, single, taskloop, workshare */
+  OT_EV_MASKED = 1u << 5,
+  OT_EV_REDUCTION = 1u << 6,
+  OT_EV_FLUSH = 1u << 7,
+  OT_EV_CANCEL = 1u << 8,
+  OT_EV_CONTROL = 1u << 9, /* control_tool, error */
+  OT_EV_ALL = (1u << 10) - 1
+};
+
+typedef struct ot_config {
+  char output[4096];        /* OMPTRACE_OUTPUT, resolved archive directory */
+  uint64_t buffer_size;     /* OMPTRACE_BUFFER_SIZE, bytes per thread */
+  uint32_t events;          /* OMPTRACE_EVENTS, enum ot_event_group mask */
+  int verbose;              /* OMPTRACE_VERBOSE 0..2 */
+  int quiet;                /* OMPTRACE_QUIET */
+  int clock_tsc;            /* OMPTRACE_CLOCK: 1 tsc (if invariant), 0 monotonic */
+  char metrics[4096];       /* OMPTRACE_METRICS, comma-separated event names */
+  char metrics_on[256];     /* OMPTRACE_METRICS_ON, record groups carrying values */
+  int multiplex;            /* OMPTRACE_MULTIPLEX */
+  uint64_t sampling_ns;     /* OMPTRACE_SAMPLING period in ns, 0 = off */
+  int callstacks;           /* OMPTRACE_CALLSTACKS, enum ot_callstack_mode */
+  int sample_contexts;      /* OMPTRACE_SAMPLE_CONTEXTS: 0 lazy (default), 1 eager (for comparison) */
+  int context_events;       /* OMPTRACE_CONTEXT_EVENTS: write regions as CallingContextEnter/Leave */
+} ot_config;
+
+extern ot_config ot_cfg;
+
+/* Reads the environment; bad values print one line naming the variable and
+ * the value used instead. Returns 0. */
+int ot_config_load(const char *program_name);
+/* Prints the table (name, default, description) as text or Markdown. */
+void ot_config_print_doc(FILE *out, int markdown);
+
+#endif

@@ -1,0 +1,53 @@
+/* Per-thread recorder state. One ot_thread per OS thread that OpenMP
+ * announces with thread_begin (its "location" in OTF2 terms). The hot
+ * fields come first so one cache line serves every callback. */
+#ifndef OMPTRACE_THREAD_H
+#define OMPTRACE_THREAD_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct ot_chunk;
+
+typedef struct ot_thread {
+  /* Hot: append position in the current chunk. `cur` is published with a
+   * release store after each record so finalize may read a live buffer. */
+  _Atomic(uint8_t *) cur;
+  uint8_t *end;
+  uint32_t loc;          /* location index, 0..ot_thread_count()-1 */
+  uint32_t nctr;         /* counter values per record (0 = counters off) */
+  uint64_t parallel_seq; /* parallel regions this thread encountered */
+  uint64_t task_gen;     /* explicit tasks this thread created */
+  uint64_t cur_parallel; /* parallel id of the innermost implicit task */
+
+  /* Buffer bookkeeping (buffer/thread_buffer.c). */
+  struct ot_chunk *chunk;
+  uint64_t records;  /* records written (all chunks) */
+  uint64_t lost;     /* records dropped (OT_LOST written afterwards) */
+  uint64_t stall_ns; /* time spent waiting for a free chunk */
+
+  /* Services own these (services/counters.c, services/sampler.c). */
+  void *counters;
+  void *sampler;
+
+  /* Identity, for location names and properties. */
+  int thread_type; /* ompt_thread_t */
+  pid_t tid;
+  uint64_t begin_ts, end_ts; /* raw clock */
+  atomic_int ended;
+} ot_thread;
+
+/* The calling thread's state, or NULL for threads OpenMP never announced.
+ * Initial-exec TLS: no allocation on first touch inside a dlopen'ed tool. */
+extern __thread ot_thread *ot_self __attribute__((tls_model("initial-exec")));
+
+/* Registry (core/threads.c). Locations are numbered in thread_begin order. */
+uint32_t ot_thread_count(void);
+ot_thread *ot_thread_get(uint32_t loc);
+
+/* Set to 0 when finalize starts: handlers then record nothing, so buffers
+ * stop changing while they are converted (exit() inside a parallel region). */
+extern atomic_int ot_recording;
+
+#endif

@@ -1,0 +1,18 @@
+/* Samples into the archive (finalize/samples_out.c, owned by the sampling
+ * service): builds calling contexts after the scan pass and merges each
+ * location's samples into its event stream in time order. */
+#ifndef OMPTRACE_SAMPLES_OUT_H
+#define OMPTRACE_SAMPLES_OUT_H
+
+#include <otf2/otf2.h>
+#include <stdint.h>
+
+/* After ot_scan_run and ot_symbols_open. No-op when sampling was off. */
+void ot_samples_prepare(void);
+/* Writes loc's samples with raw timestamp <= limit_raw (UINT64_MAX: all
+ * that remain) to w. Times go through ot_out_ts so they never decrease. */
+void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w);
+uint64_t ot_samples_taken(void);  /* totals for the exit line */
+uint64_t ot_samples_failed(void);
+
+#endif

@@ -1,0 +1,27 @@
+/* Code addresses to source: elfutils libdw over the live process
+ * (/proc/self/maps, so ASLR and dlopen'ed objects are covered), cached per
+ * address. Used at finalize only. Strings stay valid until
+ * ot_symbols_close. */
+#ifndef OMPTRACE_SYMBOLS_H
+#define OMPTRACE_SYMBOLS_H
+
+#include <stdint.h>
+
+typedef struct ot_symbol {
+  const char *function; /* demangled-free name as in DWARF/ELF, or NULL */
+  const char *file;     /* source file, or NULL without debug info */
+  uint32_t line;        /* 0 when unknown */
+  const char *module;   /* object file basename */
+  uint64_t offset;      /* pc - function start (for "func+0x1f" names) */
+} ot_symbol;
+
+int ot_symbols_open(void);
+/* Resolves pc (a return address: callers pass pc-1 for call sites). Fills
+ * frames[0..n-1] innermost first: inlined frames, then the containing
+ * function. Returns n >= 1 (function "??" when nothing is known). */
+int ot_symbols_lookup(uint64_t pc, ot_symbol *frames, int max);
+/* 1 when pc lies in the OpenMP runtime library (libomp's text). */
+int ot_symbols_in_runtime(uint64_t pc);
+void ot_symbols_close(void);
+
+#endif
