@@ -66,7 +66,7 @@ _Static_assert(sizeof(ot_rec) == 32, "record header must stay 32 bytes");
 static inline const uint64_t *ot_rec_values(const ot_rec *r) { return (const uint64_t *)(r + 1); }
 static inline uint64_t *ot_rec_values_mut(ot_rec *r) { return (uint64_t *)(r + 1); }
 static inline uint32_t ot_rec_size(const ot_rec *r) {
-  return (uint32_t)(sizeof(ot_rec) + 8u * r->nval);
+  return (uint32_t)sizeof(ot_rec) + 8u * r->nval;
 }
 
 /* Task id stored in a task's ompt_data_t at creation: creating thread's

@@ -1,0 +1,148 @@
+/* Opening and closing an archive. OTF2 reports errors through a callback
+ * that would otherwise print them; ours keeps the first message so the
+ * caller can print one clear line and exit non-zero. */
+#include "archive.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char last_error[512];
+
+static OTF2_ErrorCode on_error(void *u, const char *file, uint64_t line, const char *fn,
+                               OTF2_ErrorCode code, const char *fmt, va_list va) {
+  (void)u, (void)file, (void)line, (void)fn;
+  if (!last_error[0]) {
+    char msg[400] = "";
+    if (fmt)
+      vsnprintf(msg, sizeof msg, fmt, va);
+    snprintf(last_error, sizeof last_error, "%s%s%s", OTF2_Error_GetDescription(code),
+             msg[0] ? ": " : "", msg);
+  }
+  return code;
+}
+
+const char *otr_last_error(void) {
+  return last_error[0] ? last_error : "unknown OTF2 error";
+}
+void otr_reset_error(void) {
+  last_error[0] = 0;
+}
+
+/* The anchor file itself, or a directory holding traces.otf2 (or exactly
+ * one *.otf2 file). */
+static char *find_anchor(const char *path, char *err, size_t errlen) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (!S_ISDIR(st.st_mode))
+    return otr_xstrdup(path);
+  size_t n = strlen(path);
+  char *p = otr_xmalloc(n + 16);
+  snprintf(p, n + 16, "%s/traces.otf2", path);
+  if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+    return p;
+  free(p);
+  snprintf(err, errlen, "%s: no OTF2 archive here (expected %s/traces.otf2)", path, path);
+  return NULL;
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OTR_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define OTR_ASAN 1
+#endif
+
+/* A corrupt count in the anchor file makes libotf2 allocate, walk and free
+ * an array of that many entries before it fails, which can take minutes.
+ * A real anchor file needs little memory, so the address space is capped
+ * while it is loaded and the allocation fails at once. (AddressSanitizer
+ * reserves huge shadow mappings; there its allocator limits apply.) */
+static OTF2_Reader *open_capped(const char *anchor) {
+#ifndef OTR_ASAN
+  struct rlimit old;
+  unsigned long pages = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  bool capped = false;
+  if (f && fscanf(f, "%lu", &pages) == 1 && getrlimit(RLIMIT_AS, &old) == 0) {
+    rlim_t want = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)512 << 20);
+    if (old.rlim_cur == RLIM_INFINITY || want < old.rlim_cur) {
+      struct rlimit cap = {want, old.rlim_max};
+      capped = setrlimit(RLIMIT_AS, &cap) == 0;
+    }
+  }
+  if (f)
+    fclose(f);
+  OTF2_Reader *rd = OTF2_Reader_Open(anchor);
+  if (capped)
+    setrlimit(RLIMIT_AS, &old);
+  return rd;
+#else
+  return OTF2_Reader_Open(anchor);
+#endif
+}
+
+otr_archive *otr_open(const char *path, char *err, size_t errlen) {
+  OTF2_Error_RegisterCallback(on_error, NULL);
+  otr_reset_error();
+  char *anchor = find_anchor(path, err, errlen);
+  if (!anchor)
+    return NULL;
+  otr_archive *a = otr_xcalloc(1, sizeof *a);
+  a->anchor = anchor;
+  a->rd = open_capped(anchor);
+  if (!a->rd) {
+    snprintf(err, errlen, "%s: not a readable OTF2 archive: %s", anchor, otr_last_error());
+    otr_close(a);
+    return NULL;
+  }
+  if (OTF2_Reader_SetSerialCollectiveCallbacks(a->rd) != OTF2_SUCCESS) {
+    snprintf(err, errlen, "%s: %s", anchor, otr_last_error());
+    otr_close(a);
+    return NULL;
+  }
+  char msg[400];
+  if (!otr_defs_read(a, msg, sizeof msg)) {
+    snprintf(err, errlen, "%s: %s", anchor, msg);
+    otr_close(a);
+    return NULL;
+  }
+  return a;
+}
+
+const otr_defs *otr_defs_of(const otr_archive *a) {
+  return &a->d;
+}
+const char *otr_anchor(const otr_archive *a) {
+  return a->anchor;
+}
+
+uint64_t otr_ns(const otr_archive *a, uint64_t ticks) {
+  uint64_t r = a->d.resolution;
+  if (r == 1000000000u)
+    return ticks;
+  return (uint64_t)((long double)ticks * 1e9L / (long double)r + 0.5L);
+}
+
+void otr_events_free(otr_archive *a);
+
+void otr_close(otr_archive *a) {
+  if (!a)
+    return;
+  otr_events_free(a);
+  if (a->rd)
+    OTF2_Reader_Close(a->rd);
+  otr_defs_free(a);
+  free(a->anchor);
+  free(a);
+}

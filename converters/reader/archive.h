@@ -1,0 +1,64 @@
+/* Internal state of an open archive (reader/ only). */
+#ifndef OMPTRACE_OTR_ARCHIVE_H
+#define OMPTRACE_OTR_ARCHIVE_H
+
+#include "idmap.h"
+#include "otr.h"
+
+#include <stdio.h>
+
+/* Raw definitions as read; resolved into otr_defs once all are known. */
+typedef struct {
+  uint64_t id;
+  uint32_t a, b, c;
+  uint64_t d;
+  int32_t e;
+} otr_raw;
+
+typedef struct {
+  otr_raw *v;
+  uint32_t n, cap;
+} otr_rawvec;
+
+typedef struct {
+  uint32_t first_slot; /* member slot of the class's first member */
+  uint32_t n;
+  uint32_t *slots; /* slot of each member */
+} otr_mclass;
+
+typedef struct otr_locstate otr_locstate;
+
+struct otr_archive {
+  char *anchor;
+  OTF2_Reader *rd;
+  otr_defs d;
+  /* id maps, OTF2 id -> dense index */
+  otr_idmap strings, regions, locations, contexts, generators, params, metrics, groups;
+  char **str;
+  uint32_t nstr;
+  otr_rawvec raw_regions, raw_locations, raw_members, raw_contexts, raw_scl, raw_gen, raw_params,
+      raw_groups;
+  otr_mclass *mclasses; /* by metric ref index (classes and instances) */
+  uint32_t nmclasses;
+  otr_idmap scl;
+  char **param_names; /* by param index */
+  bool omp_paradigm;
+  /* event pass */
+  otr_locstate *ls;
+  uint64_t first, last, serial, events, omp_events;
+  uint32_t in_par;     /* locations inside a parallel region or a fork */
+  uint64_t par_change; /* time in_par last changed to/from 0 */
+  const otr_visitor *v;
+  otr_team *teams; /* open parallel instances */
+  uint64_t team_seq;
+};
+
+/* Reads global and local definitions; false with a message on error. */
+bool otr_defs_read(otr_archive *a, char *err, size_t errlen);
+void otr_defs_free(otr_archive *a);
+/* First OTF2 error seen by the error callback since the last reset. */
+const char *otr_last_error(void);
+void otr_reset_error(void);
+void otr_progress(const otr_archive *a, uint64_t done, bool final);
+
+#endif

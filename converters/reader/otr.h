@@ -1,0 +1,186 @@
+/* Archive reader shared by the converters: opens an OTF2 archive, loads its
+ * definitions into tables and streams its events once, in global time order,
+ * as OpenMP intervals (regions with a time category, lock waits and holds,
+ * task fragments, parallel-region instances, counter deltas, samples).
+ * Memory grows with definitions, locations and open regions, not events. */
+#ifndef OMPTRACE_OTR_H
+#define OMPTRACE_OTR_H
+
+#include <otf2/otf2.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define OTR_NONE UINT32_MAX
+
+/* What a region is, decided by its role first and its name second. */
+typedef enum {
+  OTR_C_USER,
+  OTR_C_PARALLEL,
+  OTR_C_LOOP,
+  OTR_C_SECTIONS,
+  OTR_C_SECTION,
+  OTR_C_SINGLE,
+  OTR_C_SINGLE_SBLOCK,
+  OTR_C_MASTER,
+  OTR_C_WORKSHARE,
+  OTR_C_IBARRIER,
+  OTR_C_EBARRIER,
+  OTR_C_TASKWAIT,
+  OTR_C_TASKGROUP,
+  OTR_C_CRITICAL,
+  OTR_C_CRITICAL_SBLOCK,
+  OTR_C_ORDERED,
+  OTR_C_ORDERED_SBLOCK,
+  OTR_C_LOCK, /* lock acquisition: omp_set_lock, omp_test_lock, lock wait */
+  OTR_C_TASK,
+  OTR_C_TASK_CREATE,
+  OTR_C_RUNTIME, /* other OpenMP runtime time: flush, reduction, API calls */
+  OTR_C_COUNT
+} otr_class;
+
+/* Where a location's time goes; the innermost open region decides. */
+typedef enum {
+  OTR_T_OUTSIDE, /* no parallel region open: serial code or idle thread */
+  OTR_T_WORK,
+  OTR_T_IBARRIER,
+  OTR_T_EBARRIER,
+  OTR_T_TASKWAIT,
+  OTR_T_TASKGROUP,
+  OTR_T_LOCK,
+  OTR_T_CRITICAL,
+  OTR_T_ORDERED,
+  OTR_T_FORKJOIN, /* between fork and team begin, team end and join */
+  OTR_T_TASKCREATE,
+  OTR_T_RUNTIME,
+  OTR_T_COUNT
+} otr_cat;
+
+static inline bool otr_cat_is_wait(otr_cat c) {
+  return c >= OTR_T_IBARRIER && c <= OTR_T_ORDERED;
+}
+
+typedef struct {
+  const char *name;      /* as defined */
+  const char *construct; /* name without "!$omp " and " @ ..." */
+  const char *file;      /* source file, "" when unknown */
+  uint32_t line;
+  OTF2_RegionRole role;
+  OTF2_Paradigm paradigm;
+  otr_class cls;
+} otr_region;
+
+typedef struct {
+  const char *name;
+  const char *unit;
+  bool is_double;
+} otr_metric;
+
+typedef struct {
+  uint32_t region;  /* OTR_NONE for a root's missing region */
+  uint32_t parent;  /* context index or OTR_NONE */
+  const char *file; /* source location, "" when unknown */
+  uint32_t line;
+} otr_context;
+
+typedef struct {
+  uint64_t resolution; /* ticks per second */
+  uint64_t offset;
+  uint64_t length;
+  char *program; /* location group name, else "" */
+  uint32_t n_regions, n_locations, n_metrics, n_contexts, n_generators;
+  otr_region *regions;
+  uint64_t *location_ids; /* index -> OTF2 id */
+  char **location_names;
+  uint64_t *location_events; /* from the Location definitions */
+  otr_metric *metrics;       /* member slots over all metric classes */
+  otr_context *contexts;
+  uint64_t *generator_period_ns; /* 0 when unknown */
+  uint64_t total_events;         /* sum of location event counts */
+  bool has_openmp;               /* a definition with paradigm OPENMP or OpenMP roles */
+} otr_defs;
+
+/* One parallel-region instance (a team running one parallel region). */
+typedef struct otr_team {
+  uint64_t id;
+  uint32_t region;
+  uint32_t size;   /* requested by the fork, else members seen */
+  uint32_t joined; /* members that entered */
+  uint32_t inside; /* members still inside */
+  uint64_t begin, end;
+  void *user; /* owned by the visitor */
+  struct otr_team *next;
+  uint64_t key;
+} otr_team;
+
+/* One open region on a location's stack. */
+typedef struct {
+  uint32_t region;
+  otr_class cls;
+  otr_cat cat;
+  uint64_t enter;
+  uint64_t wait0;       /* location's cumulative wait time at enter */
+  uint64_t nested_task; /* inclusive time of task frames left directly below */
+  uint64_t child;       /* inclusive time of left children */
+  uint32_t last_child;  /* region of the most recently left child */
+  uint32_t depth_par;   /* parallel regions open at and below this frame */
+  otr_team *team;       /* innermost enclosing parallel instance */
+  uint64_t task;        /* task key for task frames */
+  bool fork_marker;     /* pseudo frame between fork and join */
+  bool metrics;         /* a Metric record came with the enter */
+} otr_frame;
+
+typedef struct {
+  uint32_t index;
+  uint64_t first, last; /* first and last event time */
+  uint64_t events;
+  uint64_t wait_cum; /* time in wait categories so far */
+  uint64_t cat_time[OTR_T_COUNT];
+  bool forked; /* forked outside any parallel region: its outside time is serial code */
+} otr_loc;
+
+/* Callbacks of one pass; any may be NULL. Times are in ticks from the
+ * archive's clock; convert with otr_ns(). mdelta: counter deltas per member
+ * slot (NaN when unknown) or NULL when no Metric bracketed the region. */
+typedef struct {
+  void *user;
+  void (*span)(void *u, const otr_loc *l, otr_cat cat, uint64_t t0, uint64_t t1,
+               const otr_frame *top);
+  void (*enter)(void *u, const otr_loc *l, const otr_frame *f);
+  void (*leave)(void *u, const otr_loc *l, const otr_frame *f, const otr_frame *parent, uint64_t t,
+                const double *mdelta);
+  void (*team_end)(void *u, otr_team *team);
+  void (*lock_acquire)(void *u, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t wait0,
+                       uint64_t t, uint32_t site);
+  void (*lock_release)(void *u, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t);
+  void (*task_create)(void *u, const otr_loc *l, uint64_t t, uint64_t task);
+  void (*task_dep)(void *u, const otr_loc *l, uint64_t t, const char *kind);
+  /* active: time the fragment ran, without tasks nested in it */
+  void (*task_fragment)(void *u, const otr_loc *l, uint64_t task, uint32_t region, uint64_t active);
+  void (*task_complete)(void *u, const otr_loc *l, uint64_t t, uint64_t task);
+  void (*sample)(void *u, const otr_loc *l, uint64_t t, uint32_t context, uint32_t generator);
+  void (*metric_total)(void *u, const otr_loc *l, const double *first, const double *last);
+} otr_visitor;
+
+typedef struct otr_archive otr_archive;
+
+/* Accepts the anchor file (traces.otf2) or its directory. On failure
+ * returns NULL and writes one line into err. */
+otr_archive *otr_open(const char *path, char *err, size_t errlen);
+const otr_defs *otr_defs_of(const otr_archive *a);
+const char *otr_anchor(const otr_archive *a);
+/* Streams all events; returns false with a message on a read error. */
+bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen);
+/* After otr_read: per-location totals, global first/last time, serial time. */
+const otr_loc *otr_location(const otr_archive *a, uint32_t index);
+uint64_t otr_first_time(const otr_archive *a);
+uint64_t otr_last_time(const otr_archive *a);
+uint64_t otr_serial_ticks(const otr_archive *a);
+uint64_t otr_events_read(const otr_archive *a);
+uint64_t otr_ns(const otr_archive *a, uint64_t ticks);
+void otr_close(otr_archive *a);
+
+const char *otr_class_name(otr_class c);
+const char *otr_cat_name(otr_cat c);
+otr_class otr_classify(const char *name, OTF2_RegionRole role, OTF2_Paradigm paradigm);
+
+#endif

@@ -1,0 +1,243 @@
+/* --compare: one program recorded at several thread counts. Regions are
+ * matched across runs by construct and source location; a region's time in
+ * a run is its slowest thread's time in it. Speedup and efficiency are
+ * relative to the smallest thread count where the region appears. A thread
+ * count m is a degradation rank of a region when the region is slower at m
+ * than at some m' < m (by more than --tolerance); the strength at m is the
+ * region's time at m when m is a degradation rank, else 0. Regions are
+ * sorted by their largest strength. */
+#include "summary.h"
+
+#include "xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef OMPTRACE_VERSION
+#define OMPTRACE_VERSION "0"
+#endif
+
+typedef struct {
+  char *path;
+  uint32_t threads;
+  uint64_t wall, serial;
+} run;
+
+typedef struct {
+  char *label;
+  otr_class cls;
+  double *t; /* per run, NAN when absent */
+  double strength;
+} creg;
+
+static creg *regs;
+static uint32_t nregs;
+static run *runs;
+
+static creg *find(const char *label, otr_class cls, uint32_t nruns) {
+  for (uint32_t i = 0; i < nregs; i++)
+    if (regs[i].cls == cls && !strcmp(regs[i].label, label))
+      return &regs[i];
+  regs = otr_xrealloc(regs, (nregs + 1) * sizeof *regs);
+  creg *r = &regs[nregs++];
+  r->label = otr_xstrdup(label);
+  r->cls = cls;
+  r->t = otr_xmalloc(nruns * sizeof *r->t);
+  for (uint32_t k = 0; k < nruns; k++)
+    r->t[k] = NAN;
+  r->strength = 0;
+  return r;
+}
+
+static int by_strength(const void *a, const void *b) {
+  const creg *x = a, *y = b;
+  if (x->strength != y->strength)
+    return x->strength < y->strength ? 1 : -1;
+  return strcmp(x->label, y->label);
+}
+
+/* Reads one archive into runs[i] and the region table (column i). */
+static bool load(const char *path, uint32_t i, uint32_t nruns, const sm_opts *o) {
+  char err[600];
+  sm s = {.o = *o};
+  s.a = otr_open(path, err, sizeof err);
+  if (!s.a) {
+    fprintf(stderr, "omptrace-summary: %s\n", err);
+    return false;
+  }
+  bool ok = sm_collect(&s, err, sizeof err);
+  if (!ok) {
+    fprintf(stderr, "omptrace-summary: %s: %s\n", otr_anchor(s.a), err);
+  } else {
+    runs[i].path = otr_xstrdup(path);
+    for (uint32_t l = 0; l < s.d->n_locations; l++)
+      runs[i].threads += otr_location(s.a, l)->events ? 1 : 0;
+    runs[i].wall = otr_ns(s.a, otr_last_time(s.a) - otr_first_time(s.a));
+    runs[i].serial = otr_ns(s.a, otr_serial_ticks(s.a));
+    for (uint32_t k = 0; k < s.nkeys; k++)
+      if (regions_has(&s, k) && sm_match(&s, sm_label(&s, k)))
+        find(sm_label(&s, k), s.keys[k].cls, nruns)->t[i] = (double)regions_slowest_ns(&s, k);
+  }
+  sm_free(&s);
+  otr_close(s.a);
+  return ok;
+}
+
+int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
+  uint32_t nr = (uint32_t)n;
+  runs = otr_xcalloc(nr, sizeof *runs);
+  for (uint32_t i = 0; i < nr; i++)
+    if (!load(paths[i], i, nr, o))
+      return 1;
+  /* order runs by thread count (stable), permuting the region columns alike */
+  uint32_t *perm = otr_xmalloc(nr * sizeof *perm);
+  run *sorted = otr_xmalloc(nr * sizeof *sorted);
+  for (uint32_t i = 0; i < nr; i++)
+    perm[i] = i;
+  for (uint32_t i = 0; i < nr; i++)
+    for (uint32_t j = i + 1; j < nr; j++)
+      if (runs[perm[j]].threads < runs[perm[i]].threads) {
+        uint32_t x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
+      }
+  for (uint32_t i = 0; i < nr; i++)
+    sorted[i] = runs[perm[i]];
+  double *tmp = otr_xmalloc(nr * sizeof *tmp);
+  for (uint32_t k = 0; k < nregs; k++) {
+    for (uint32_t i = 0; i < nr; i++)
+      tmp[i] = regs[k].t[perm[i]];
+    memcpy(regs[k].t, tmp, nr * sizeof *tmp);
+  }
+  memcpy(runs, sorted, nr * sizeof *runs);
+
+  report *r = rp_new(nr ? runs[0].path : "");
+  r->version = OMPTRACE_VERSION;
+  rtable *rt = rt_new(r, "compare", "runs", "Runs", false);
+  rt_col(rt, "archive", "Archive", RV_STR);
+  rt_col(rt, "threads", "Threads", RV_INT);
+  rt_col(rt, "wall_ns", "Wall time", RV_NS);
+  rt_col(rt, "serial_ns", "Serial time", RV_NS);
+  for (uint32_t i = 0; i < nr; i++) {
+    rt_row(rt);
+    rt_str(rt, runs[i].path);
+    rt_int(rt, runs[i].threads);
+    rt_ns(rt, runs[i].wall);
+    rt_ns(rt, runs[i].serial);
+  }
+  double *thr = otr_xmalloc(nr * sizeof *thr), *sp = otr_xmalloc(nr * sizeof *sp),
+         *ef = otr_xmalloc(nr * sizeof *ef), *st = otr_xmalloc(nr * sizeof *st),
+         *ranks = otr_xmalloc(nr * sizeof *ranks), *tt = otr_xmalloc(nr * sizeof *tt);
+  for (uint32_t i = 0; i < nr; i++)
+    thr[i] = runs[i].threads;
+  /* strengths first, to sort */
+  for (uint32_t k = 0; k < nregs; k++) {
+    creg *g = &regs[k];
+    for (uint32_t i = 0; i < nr; i++) {
+      bool degr = false;
+      for (uint32_t j = 0; j < i && !isnan(g->t[i]); j++)
+        if (runs[j].threads < runs[i].threads && !isnan(g->t[j]) &&
+            g->t[i] > g->t[j] * (1.0 + o->tolerance))
+          degr = true;
+      if (degr && g->t[i] > g->strength)
+        g->strength = g->t[i];
+    }
+  }
+  if (nregs > 1)
+    qsort(regs, nregs, sizeof *regs, by_strength);
+  rtable *t = rt_new(r, "compare", "regions", "Regions across thread counts", false);
+  rt_col(t, "region", "Region", RV_STR);
+  rt_col(t, "kind", "Kind", RV_STR);
+  rt_col(t, "threads", "Threads", RV_INTLIST);
+  rt_col(t, "time_ns", "Time (slowest thread)", RV_NSLIST);
+  rt_col(t, "speedup", "Speedup", RV_REALLIST);
+  rt_col(t, "efficiency", "Efficiency", RV_REALLIST);
+  rt_col(t, "degradation_ranks", "Degradation ranks", RV_INTLIST);
+  rt_col(t, "min_degradation_rank", "Min rank", RV_INT);
+  rt_col(t, "strength_ns", "Strength", RV_NSLIST);
+  rt_col(t, "max_strength_ns", "Max strength", RV_NS);
+  uint32_t shown = o->top > 0 && (uint32_t)o->top < nregs ? (uint32_t)o->top : nregs;
+  for (uint32_t k = 0; k < shown; k++) {
+    creg *g = &regs[k];
+    uint32_t b = 0, nrank = 0;
+    while (b < nr && isnan(g->t[b]))
+      b++;
+    for (uint32_t i = 0; i < nr; i++) {
+      bool have = !isnan(g->t[i]) && b < nr;
+      tt[i] = isnan(g->t[i]) ? 0 : g->t[i];
+      sp[i] = have && g->t[i] > 0 ? g->t[b] / g->t[i] : NAN;
+      ef[i] = have && runs[i].threads ? sp[i] * runs[b].threads / runs[i].threads : NAN;
+      bool degr = false;
+      for (uint32_t j = 0; j < i && have; j++)
+        if (runs[j].threads < runs[i].threads && !isnan(g->t[j]) &&
+            g->t[i] > g->t[j] * (1.0 + o->tolerance))
+          degr = true;
+      st[i] = degr ? g->t[i] : 0;
+      if (degr)
+        ranks[nrank++] = runs[i].threads;
+    }
+    rt_row(t);
+    rt_str(t, g->label);
+    rt_str(t, otr_class_name(g->cls));
+    rt_list(t, thr, nr);
+    rt_list(t, tt, nr);
+    rt_list(t, sp, nr);
+    rt_list(t, ef, nr);
+    rt_list(t, ranks, nrank);
+    if (nrank)
+      rt_int(t, (int64_t)ranks[0]);
+    else
+      rt_null(t);
+    rt_list(t, st, nr);
+    rt_ns(t, (uint64_t)g->strength);
+  }
+  rt_note(t, "time 0 = region absent in that run; speedup and efficiency relative to the "
+             "smallest thread count where the region appears");
+  rtable *f = rt_new(r, "findings", "findings", "Findings", false);
+  f->bullets = true;
+  rt_col(f, "text", "Finding", RV_STR);
+  rt_col(f, "impact_ns", "Time at stake", RV_NS);
+  for (uint32_t k = 0; k < nregs && k < 3; k++) {
+    creg *g = &regs[k];
+    if (g->strength <= 0)
+      break;
+    uint32_t lo = 0, m = 0;
+    while (lo < nr && isnan(g->t[lo]))
+      lo++;
+    for (uint32_t i = 0; i < nr; i++)
+      if (g->t[i] == g->strength)
+        m = i;
+    char a[32], b[32];
+    fmt_ns(a, sizeof a, g->t[lo]);
+    fmt_ns(b, sizeof b, g->strength);
+    char text[600];
+    snprintf(text, sizeof text,
+             "%s gets slower with more threads: %s at %u thread%s, %s at %u threads.", g->label, a,
+             runs[lo].threads, runs[lo].threads == 1 ? "" : "s", b, runs[m].threads);
+    rt_row(f);
+    rt_str(f, text);
+    rt_ns(f, (uint64_t)g->strength);
+  }
+  if (!strcmp(format, "json"))
+    out_json(stdout, r);
+  else if (!strcmp(format, "csv"))
+    out_csv(stdout, r);
+  else
+    out_text(stdout, r);
+  rp_free(r);
+  for (uint32_t k = 0; k < nregs; k++) {
+    free(regs[k].label);
+    free(regs[k].t);
+  }
+  free(regs);
+  for (uint32_t i = 0; i < nr; i++)
+    free(runs[i].path);
+  free(runs);
+  free(sorted);
+  free(perm);
+  free(tmp);
+  free(thr), free(sp), free(ef), free(st), free(ranks), free(tt);
+  return 0;
+}

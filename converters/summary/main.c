@@ -1,0 +1,135 @@
+/* omptrace-summary: an OpenMP performance report from an OTF2 archive. */
+#include "summary.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef OMPTRACE_VERSION
+#define OMPTRACE_VERSION "0"
+#endif
+
+static void usage(FILE *f) {
+  fputs("usage: omptrace-summary [options] ARCHIVE\n"
+        "       omptrace-summary --compare [options] ARCHIVE ARCHIVE...\n"
+        "ARCHIVE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
+        "  --format text|json|csv  output format (default text)\n"
+        "  --top N                 rows per ranked table (default 10, 0 = all)\n"
+        "  --threads               add per-thread detail tables\n"
+        "  --region PATTERN        only regions whose label matches (glob, or substring)\n"
+        "  --compare               compare runs of one program at different thread counts\n"
+        "  --tolerance PCT         --compare: slowdown below PCT percent is noise (default 0)\n"
+        "  --help                  this text\n"
+        "  --version               print the version\n",
+        f);
+}
+
+static int summary(const char *path, const sm_opts *o, const char *format) {
+  char err[600];
+  sm s = {.o = *o};
+  s.a = otr_open(path, err, sizeof err);
+  if (!s.a) {
+    fprintf(stderr, "omptrace-summary: %s\n", err);
+    return 1;
+  }
+  if (!sm_collect(&s, err, sizeof err)) {
+    fprintf(stderr, "omptrace-summary: %s: %s\n", otr_anchor(s.a), err);
+    sm_free(&s);
+    otr_close(s.a);
+    return 1;
+  }
+  report *r = rp_new(otr_anchor(s.a));
+  r->version = OMPTRACE_VERSION;
+  overview_report(&s, r);
+  threads_report(&s, r);
+  regions_report(&s, r);
+  tasks_report(&s, r);
+  locks_report(&s, r);
+  counters_report(&s, r);
+  samples_report(&s, r);
+  findings_report(&s, r);
+  if (!strcmp(format, "json"))
+    out_json(stdout, r);
+  else if (!strcmp(format, "csv"))
+    out_csv(stdout, r);
+  else
+    out_text(stdout, r);
+  rp_free(r);
+  sm_free(&s);
+  otr_close(s.a);
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  static const struct option opts[] = {{"format", required_argument, 0, 'f'},
+                                       {"top", required_argument, 0, 'n'},
+                                       {"threads", no_argument, 0, 't'},
+                                       {"region", required_argument, 0, 'r'},
+                                       {"compare", no_argument, 0, 'c'},
+                                       {"tolerance", required_argument, 0, 'T'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {"version", no_argument, 0, 'V'},
+                                       {0, 0, 0, 0}};
+  sm_opts o = {.top = 10};
+  const char *format = "text";
+  bool compare = false;
+  int c;
+  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    char *end;
+    switch (c) {
+    case 'f':
+      format = optarg;
+      if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
+        fprintf(stderr, "omptrace-summary: unknown format '%s' (text, json or csv)\n", format);
+        return 2;
+      }
+      break;
+    case 'n':
+      o.top = (int)strtol(optarg, &end, 10);
+      if (*end || o.top < 0) {
+        fprintf(stderr, "omptrace-summary: --top needs a number >= 0\n");
+        return 2;
+      }
+      break;
+    case 't':
+      o.threads = true;
+      break;
+    case 'r':
+      o.region = optarg;
+      break;
+    case 'c':
+      compare = true;
+      break;
+    case 'T':
+      o.tolerance = strtod(optarg, &end) / 100.0;
+      if (*end || o.tolerance < 0) {
+        fprintf(stderr, "omptrace-summary: --tolerance needs a percentage >= 0\n");
+        return 2;
+      }
+      break;
+    case 'h':
+      usage(stdout);
+      return 0;
+    case 'V':
+      printf("omptrace-summary %s\n", OMPTRACE_VERSION);
+      return 0;
+    default:
+      usage(stderr);
+      return 2;
+    }
+  }
+  int n = argc - optind;
+  if (compare) {
+    if (n < 2) {
+      fprintf(stderr, "omptrace-summary: --compare needs at least two archives\n");
+      return 2;
+    }
+    return compare_main(argv + optind, n, &o, format);
+  }
+  if (n != 1) {
+    usage(stderr);
+    return 2;
+  }
+  return summary(argv[optind], &o, format);
+}

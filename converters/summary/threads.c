@@ -1,0 +1,62 @@
+/* Per thread: where its time went over the whole run. OMP Work, OMP Wait
+ * split by kind, runtime overhead (fork/join outside any region, task
+ * creation, other runtime calls), serial code (threads that fork) and idle
+ * time (other threads outside parallel regions). */
+#include "summary.h"
+
+static const struct {
+  otr_cat cat;
+  const char *id, *title;
+} waits[] = {{OTR_T_IBARRIER, "implicit_barrier_ns", "Impl.barrier"},
+             {OTR_T_EBARRIER, "explicit_barrier_ns", "Expl.barrier"},
+             {OTR_T_TASKWAIT, "taskwait_ns", "Taskwait"},
+             {OTR_T_TASKGROUP, "taskgroup_ns", "Taskgroup"},
+             {OTR_T_LOCK, "lock_ns", "Lock"},
+             {OTR_T_CRITICAL, "critical_ns", "Critical"},
+             {OTR_T_ORDERED, "ordered_ns", "Ordered"}};
+
+void threads_report(sm *s, report *r) {
+  rtable *t = rt_new(r, "threads", "threads", "Time per thread", false);
+  t->hide_zero = true;
+  rt_col(t, "thread", "Thread", RV_INT);
+  rt_col(t, "work_ns", "OMP Work", RV_NS);
+  rt_col(t, "wait_ns", "OMP Wait", RV_NS);
+  for (size_t k = 0; k < sizeof waits / sizeof *waits; k++)
+    rt_col(t, waits[k].id, waits[k].title, RV_NS);
+  rt_col(t, "fork_join_ns", "Fork/join", RV_NS);
+  rt_col(t, "task_create_ns", "Task create", RV_NS);
+  rt_col(t, "runtime_ns", "Runtime", RV_NS);
+  rt_col(t, "serial_ns", "Serial", RV_NS);
+  rt_col(t, "idle_ns", "Idle", RV_NS);
+  rt_col(t, "name", "Name", RV_STR);
+  sm_facts *f = &s->facts;
+  for (uint32_t i = 0; i < s->d->n_locations; i++) {
+    const otr_loc *l = otr_location(s->a, i);
+    uint64_t c[OTR_T_COUNT], wait = 0;
+    for (int k = 0; k < OTR_T_COUNT; k++) {
+      c[k] = sm_ns(s, l->cat_time[k]);
+      if (otr_cat_is_wait((otr_cat)k)) {
+        wait += c[k];
+        f->wait_ns[k] += c[k];
+      }
+    }
+    f->busy_ns += c[OTR_T_WORK];
+    f->forkjoin_ns += c[OTR_T_FORKJOIN];
+    f->runtime_ns += c[OTR_T_RUNTIME];
+    f->taskcreate_ns += c[OTR_T_TASKCREATE];
+    rt_row(t);
+    rt_int(t, i);
+    rt_ns(t, c[OTR_T_WORK]);
+    rt_ns(t, wait);
+    for (size_t k = 0; k < sizeof waits / sizeof *waits; k++)
+      rt_ns(t, c[waits[k].cat]);
+    rt_ns(t, c[OTR_T_FORKJOIN]);
+    rt_ns(t, c[OTR_T_TASKCREATE]);
+    rt_ns(t, c[OTR_T_RUNTIME]);
+    rt_ns(t, l->forked ? c[OTR_T_OUTSIDE] : 0);
+    rt_ns(t, l->forked ? 0 : c[OTR_T_OUTSIDE]);
+    rt_str(t, s->d->location_names[i]);
+  }
+  rt_note(t, "OMP Wait = barrier, taskwait, taskgroup, lock, critical and ordered waits; tasks "
+             "run inside a wait count as work; all-zero columns are left out");
+}

@@ -1,0 +1,112 @@
+/* Clock selection and calibration. The hot path reads the raw TSC (about
+ * 10 ns here, against 24 ns for clock_gettime); two calibration points
+ * against CLOCK_MONOTONIC, taken at initialization and at finalize, turn
+ * ticks into nanoseconds afterwards. */
+#include "core/clock.h"
+#include "core/config.h"
+
+#include <cpuid.h>
+#include <stdio.h>
+#include <string.h>
+
+int ot_clock_use_tsc = 0;
+
+/* One calibration point: a TSC value and the monotonic time at that tick. */
+typedef struct {
+  uint64_t tsc, ns;
+} clock_point;
+
+static clock_point p0, p1;
+static int calibrated;
+
+/* Shortest interval between two calibration points; a shorter run is
+ * stretched by sleeping so the tick rate is measured to about 1e-5. */
+#define OT_CLOCK_MIN_SPAN_NS 20000000ull
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Pairs a TSC reading with the midpoint of the tightest of a few
+ * clock_gettime brackets, so preemption during one try does not matter. */
+static clock_point take_point(void) {
+  clock_point best = {0, 0};
+  uint64_t best_span = UINT64_MAX;
+  for (int i = 0; i < 7; i++) {
+    uint64_t a = mono_ns();
+    uint64_t t = __rdtsc();
+    uint64_t b = mono_ns();
+    if (b - a < best_span) {
+      best_span = b - a;
+      best.tsc = t;
+      best.ns = a + (b - a) / 2;
+    }
+  }
+  return best;
+}
+
+static int cpuid_invariant_tsc(void) {
+  unsigned eax, ebx, ecx, edx;
+  if (!__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) || eax < 0x80000007u)
+    return 0;
+  if (!__get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx))
+    return 0;
+  return (edx >> 8) & 1;
+}
+
+/* Hypervisors often hide the cpuid bit but the kernel still reports the
+ * TSC as constant and nonstop. */
+static int cpuinfo_invariant_tsc(void) {
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f)
+    return 0;
+  char line[8192];
+  int ok = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "flags", 5) == 0) {
+      ok = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+      break;
+    }
+  }
+  fclose(f);
+  return ok;
+}
+
+void ot_clock_init(void) {
+  ot_clock_use_tsc = ot_cfg.clock_tsc && (cpuid_invariant_tsc() || cpuinfo_invariant_tsc());
+  calibrated = 0;
+  if (ot_clock_use_tsc)
+    p0 = take_point();
+}
+
+void ot_clock_calibrate(void) {
+  if (!ot_clock_use_tsc)
+    return;
+  uint64_t now = mono_ns();
+  if (now - p0.ns < OT_CLOCK_MIN_SPAN_NS) {
+    uint64_t left = OT_CLOCK_MIN_SPAN_NS - (now - p0.ns);
+    struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+  }
+  p1 = take_point();
+  calibrated = p1.tsc > p0.tsc;
+}
+
+uint64_t ot_clock_to_ns(uint64_t raw) {
+  if (!ot_clock_use_tsc)
+    return raw;
+  if (!calibrated)
+    ot_clock_calibrate();
+  unsigned __int128 dt = p1.tsc - p0.tsc, dn = p1.ns - p0.ns;
+  if (raw >= p0.tsc)
+    return p0.ns + (uint64_t)((unsigned __int128)(raw - p0.tsc) * dn / dt);
+  uint64_t back = (uint64_t)((unsigned __int128)(p0.tsc - raw) * dn / dt);
+  return back < p0.ns ? p0.ns - back : 0;
+}
+
+const char *ot_clock_name(void) {
+  return ot_clock_use_tsc ? "tsc" : "monotonic";
+}

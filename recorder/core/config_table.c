@@ -1,0 +1,92 @@
+/* Every OMPTRACE_* variable, in one place: parsing (core/config.c),
+ * `omptrace --help` (omptrace-config) and docs/configuration.md all come
+ * from this table. */
+#include "core/config_table.h"
+#include "core/config.h"
+
+#include <stddef.h>
+
+/* Sampling stays off unless asked for; the sampling service documents
+ * the overhead of each rate. */
+#define OT_SAMPLING_DEFAULT "0"
+/* 16 MiB per thread hold about 500 000 plain records before the first
+ * hand-off to the spill thread. */
+#define OT_BUFFER_SIZE_DEFAULT "16M"
+#define OT_BUFFER_SIZE_MIN (64 << 10)
+#define OT_BUFFER_SIZE_MAX (64ll << 30)
+/* 10 us: faster sampling would cost more than the events it explains. */
+#define OT_SAMPLING_MIN_PERIOD_NS 10000
+
+#define FIELD(f) offsetof(ot_config, f), sizeof(((ot_config *)0)->f)
+
+const char *const ot_event_group_names[] = {"parallel", "tasks",   "sync",      "mutex",
+                                            "work",     "masked",  "reduction", "flush",
+                                            "cancel",   "control", NULL};
+
+static const char *const clock_choices[] = {"monotonic", "tsc", NULL};
+static const char *const callstack_choices[] = {"user", "machine", NULL};
+static const char *const context_choices[] = {"lazy", "eager", NULL};
+
+const ot_option ot_options[] = {
+    {"OMPTRACE_OUTPUT", "", "directory",
+     "Archive directory. Default: omptrace-<program>-<YYYYmmdd-HHMMSS>-<pid> in the current "
+     "directory. A directory that already holds an archive is never overwritten: <dir>.1, "
+     "<dir>.2, ... is used instead (and named on stderr).",
+     OT_OPT_STRING, FIELD(output), 0, 0, NULL},
+    {"OMPTRACE_BUFFER_SIZE", OT_BUFFER_SIZE_DEFAULT, "bytes, suffix K, M or G (binary)",
+     "Event buffer per thread, allocated and pre-faulted when the thread starts and split into "
+     "chunks of at most 1 MiB. Full chunks are appended to <dir>/.spill/ by a background thread, "
+     "so the trace length is not limited by this size. Minimum 64K.",
+     OT_OPT_SIZE, FIELD(buffer_size), OT_BUFFER_SIZE_MIN, OT_BUFFER_SIZE_MAX, NULL},
+    {"OMPTRACE_EVENTS", "all",
+     "comma list of parallel, tasks, sync, mutex, work, masked, reduction, flush, cancel, "
+     "control; or all",
+     "Event groups to record. Thread, parallel region and implicit task events are always "
+     "recorded (teams need them).",
+     OT_OPT_EVENTS, FIELD(events), 0, 0, NULL},
+    {"OMPTRACE_VERBOSE", "0", "0, 1 or 2",
+     "1: report which OMPT callbacks the runtime accepted and other details of the set-up.",
+     OT_OPT_INT, FIELD(verbose), 0, 2, NULL},
+    {"OMPTRACE_QUIET", "0", "0 or 1", "1: no start and exit lines (warnings are still printed).",
+     OT_OPT_BOOL, FIELD(quiet), 0, 1, NULL},
+    {"OMPTRACE_CLOCK", "tsc", "tsc or monotonic",
+     "Timestamp source. tsc (about 10 ns per read) is used only when the CPU reports an "
+     "invariant TSC, and is converted to CLOCK_MONOTONIC nanoseconds at exit; otherwise "
+     "clock_gettime(CLOCK_MONOTONIC) is read directly.",
+     OT_OPT_CHOICE, FIELD(clock_tsc), 0, 0, clock_choices},
+    {"OMPTRACE_METRICS", "", "comma list of PAPI event names",
+     "Hardware or software counters (PAPI presets, native or SDE names) read at each "
+     "recorded event and written as OTF2 metrics. Empty: no counters.",
+     OT_OPT_STRING, FIELD(metrics), 0, 0, NULL},
+    {"OMPTRACE_METRICS_ON", "default",
+     "comma list of event groups (names as in OMPTRACE_EVENTS), -group to remove one; all, "
+     "none or default",
+     "Which records carry counter values when OMPTRACE_METRICS is set. default: parallel, "
+     "tasks, sync and work (not the short, frequent lock events). A list starting with a group "
+     "name starts from nothing, one starting with -group from the default. Fewer groups, fewer "
+     "counter reads (docs/counters.md).",
+     OT_OPT_STRING, FIELD(metrics_on), 0, 0, NULL},
+    {"OMPTRACE_MULTIPLEX", "0", "0 or 1",
+     "1: let PAPI multiplex counters that do not fit the hardware at once (values become "
+     "estimates and are marked so).",
+     OT_OPT_BOOL, FIELD(multiplex), 0, 1, NULL},
+    {"OMPTRACE_SAMPLING", OT_SAMPLING_DEFAULT,
+     "frequency (1kHz, 200Hz) or period (5ms, 100us); 0 = off",
+     "Call-stack sampling of every OpenMP thread on a CLOCK_MONOTONIC timer. Shortest period "
+     "10us.",
+     OT_OPT_RATE, FIELD(sampling_ns), OT_SAMPLING_MIN_PERIOD_NS, 0, NULL},
+    {"OMPTRACE_CALLSTACKS", "user", "user or machine",
+     "user: samples show the OpenMP program's view (runtime frames folded into the construct); "
+     "machine: every frame as unwound, runtime included.",
+     OT_OPT_CHOICE, FIELD(callstacks), 0, 0, callstack_choices},
+    {"OMPTRACE_SAMPLE_CONTEXTS", "lazy", "lazy or eager",
+     "lazy: capture the call path of a parallel region's fork only when a sample fell into "
+     "the region; eager: at every region and task creation (costly, for comparison).",
+     OT_OPT_CHOICE, FIELD(sample_contexts), 0, 0, context_choices},
+    {"OMPTRACE_CONTEXT_EVENTS", "0", "0 or 1",
+     "1: write regions as CallingContextEnter/Leave (as Score-P does with unwinding) instead of "
+     "Enter/Leave. Some viewers draw only Enter/Leave.",
+     OT_OPT_BOOL, FIELD(context_events), 0, 1, NULL},
+};
+
+const size_t ot_option_count = sizeof ot_options / sizeof ot_options[0];

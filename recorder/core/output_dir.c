@@ -1,0 +1,83 @@
+/* The archive directory. An existing archive is never overwritten: the
+ * next free <dir>.N is used instead, and the user is told. */
+#include "core/output_dir.h"
+#include "core/config.h"
+#include "core/log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int holds_archive(const char *dir) {
+  char p[PATH_MAX + 32];
+  struct stat st;
+  snprintf(p, sizeof p, "%s/traces.otf2", dir);
+  if (stat(p, &st) == 0)
+    return 1;
+  snprintf(p, sizeof p, "%s/traces", dir);
+  return stat(p, &st) == 0;
+}
+
+/* mkdir -p; errno set on failure. */
+static int make_dirs(const char *path) {
+  char buf[PATH_MAX];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+      return -1;
+    *p = '/';
+  }
+  if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+    return -1;
+  return 0;
+}
+
+/* Creates dir if needed and checks it is a writable directory. */
+static int usable_dir(const char *dir) {
+  struct stat st;
+  if (make_dirs(dir) != 0 || stat(dir, &st) != 0)
+    return -1;
+  if (!S_ISDIR(st.st_mode)) {
+    errno = ENOTDIR;
+    return -1;
+  }
+  return access(dir, W_OK | X_OK);
+}
+
+int ot_output_dir_create(void) {
+  char dir[PATH_MAX];
+  size_t len = strlen(ot_cfg.output);
+  while (len > 1 && ot_cfg.output[len - 1] == '/') /* "out/" names "out" */
+    ot_cfg.output[--len] = '\0';
+  snprintf(dir, sizeof dir, "%s", ot_cfg.output);
+  for (unsigned n = 1; holds_archive(dir); n++) {
+    if (snprintf(dir, sizeof dir, "%s.%u", ot_cfg.output, n) >= (int)sizeof dir || n > 9999) {
+      ot_warn("cannot pick a new directory next to %s: tracing is off", ot_cfg.output);
+      return -1;
+    }
+  }
+  if (strcmp(dir, ot_cfg.output) != 0)
+    ot_warn("%s already holds an archive: writing to %s instead", ot_cfg.output, dir);
+  if (usable_dir(dir) != 0) {
+    ot_warn("cannot create or write the output directory %s: %s; tracing is off", dir,
+            strerror(errno));
+    return -1;
+  }
+  char abs[PATH_MAX];
+  if (!realpath(dir, abs) || strlen(abs) >= sizeof ot_cfg.output) {
+    ot_warn("cannot resolve the output directory %s: %s; tracing is off", dir, strerror(errno));
+    return -1;
+  }
+  memcpy(ot_cfg.output, abs, strlen(abs) + 1);
+  return 0;
+}

@@ -1,0 +1,10 @@
+/* Creating the archive directory (core/output_dir.c). */
+#ifndef OMPTRACE_OUTPUT_DIR_H
+#define OMPTRACE_OUTPUT_DIR_H
+
+/* Creates ot_cfg.output (parents included) or, when it already holds an
+ * archive, the first free <dir>.N; stores the absolute path back into
+ * ot_cfg.output. Returns 0, or -1 after one error line. */
+int ot_output_dir_create(void);
+
+#endif

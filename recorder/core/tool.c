@@ -1,0 +1,111 @@
+/* Tool life cycle: ompt_start_tool, initialize (configuration, clock,
+ * output directory, callbacks, services) and finalize (stop recording,
+ * drain buffers, write the archive). */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include "buffer/buffer.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/output_dir.h"
+#include "core/thread.h"
+#include "events/emit.h"
+#include "events/handlers.h"
+#include "finalize/out.h"
+#include "services/counters.h"
+#include "services/sampler.h"
+
+#include <errno.h>
+#include <omp-tools.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+/* 1 while tracing is set up and not yet written. */
+static atomic_int active;
+
+static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                      ompt_data_t *tool_data) {
+  (void)initial_device_num;
+  (void)tool_data;
+  const char *program = program_invocation_short_name;
+  ot_config_load(program);
+  ot_clock_init();
+  if (ot_output_dir_create() != 0)
+    return 0; /* tracing off, the program runs on */
+  if (ot_buffer_init(ot_cfg.output) != 0) {
+    ot_warn("cannot create %s/.spill: %s; tracing is off", ot_cfg.output, strerror(errno));
+    return 0;
+  }
+  ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+  if (!set_callback) {
+    ot_warn("the OpenMP runtime offers no ompt_set_callback; tracing is off");
+    return 0;
+  }
+  ot_counters_init();
+  ot_sampler_init();
+  ot_emit_prepare();
+  atomic_store(&ot_recording, 1);
+  atomic_store(&active, 1);
+  ot_events_register(set_callback, ot_cfg.events);
+  int mib = ot_cfg.buffer_size % (1u << 20) == 0;
+  ot_info("tracing %s (pid %d) into %s/ [clock %s, buffer %llu %s/thread]", program, (int)getpid(),
+          ot_cfg.output, ot_clock_name(),
+          (unsigned long long)(ot_cfg.buffer_size >> (mib ? 20 : 10)), mib ? "MiB" : "KiB");
+  size_t chunk;
+  uint32_t nchunks;
+  ot_buffer_geometry(&chunk, &nchunks);
+  ot_verbose("buffers: %u chunks of %zu KiB per thread, spilled to %s", nchunks, chunk >> 10,
+             ot_spill_dir());
+  return 1;
+}
+
+/* Stall and loss summary: nothing is dropped silently. */
+static void report_buffers(void) {
+  uint64_t lost = 0, stall = 0;
+  uint32_t n = ot_thread_count();
+  for (uint32_t loc = 0; loc < n; loc++) {
+    ot_thread *t = ot_thread_get(loc);
+    if (t) {
+      lost += t->lost;
+      stall += t->stall_ns;
+    }
+  }
+  if (lost)
+    ot_warn("%llu records were dropped after the spill failure (marked in the trace)",
+            (unsigned long long)lost);
+  if (stall)
+    ot_verbose("threads waited %.3f ms in total for the spill thread (OMPTRACE_BUFFER_SIZE "
+               "larger avoids this)",
+               (double)stall / 1e6);
+}
+
+static void finalize(ompt_data_t *tool_data) {
+  (void)tool_data;
+  if (!atomic_exchange(&active, 0))
+    return;
+  /* First: handlers of threads still running (exit() inside a parallel
+   * region) stop appending, so the buffers hold still while converted. */
+  atomic_store(&ot_recording, 0);
+  ot_buffer_stop();
+  ot_sampler_stop();
+  ot_clock_calibrate();
+  report_buffers();
+  if (ot_finalize_write() == 0)
+    ot_buffer_cleanup();
+  ot_counters_finalize();
+}
+
+/* libomp skips the tool's finalize when exit() is called inside a
+ * parallel region; the library's destructor then writes the archive
+ * (other threads may still be running OpenMP code). */
+__attribute__((destructor)) static void finalize_at_unload(void) {
+  finalize(NULL);
+}
+
+__attribute__((visibility("default"))) ompt_start_tool_result_t *
+ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
+  (void)omp_version;
+  (void)runtime_version;
+  static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+  return &result;
+}

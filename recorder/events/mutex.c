@@ -1,0 +1,48 @@
+/* Locks, nest locks, critical, ordered, atomic: acquisition protocol and
+ * lock life cycle. wait_id identifies the lock. */
+#include "events/emit.h"
+#include "events/handlers.h"
+
+void on_ompt_callback_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                                    ompt_wait_id_t wait_id, const void *codeptr_ra) {
+  (void)impl;
+  ot_thread *t = ot_enter();
+  if (t)
+    ot_emit(t, OT_MUTEX_ACQUIRE, (unsigned)kind, hint, wait_id, (uint64_t)codeptr_ra);
+}
+
+void on_ompt_callback_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                                     const void *codeptr_ra) {
+  ot_thread *t = ot_enter();
+  if (t)
+    ot_emit(t, OT_MUTEX_ACQUIRED, (unsigned)kind, 0, wait_id, (uint64_t)codeptr_ra);
+}
+
+void on_ompt_callback_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                                     const void *codeptr_ra) {
+  ot_thread *t = ot_enter();
+  if (t)
+    ot_emit(t, OT_MUTEX_RELEASED, (unsigned)kind, 0, wait_id, (uint64_t)codeptr_ra);
+}
+
+void on_ompt_callback_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
+                                const void *codeptr_ra) {
+  ot_thread *t = ot_enter();
+  if (t)
+    ot_emit(t, OT_NEST_LOCK, (unsigned)endpoint, 0, wait_id, (uint64_t)codeptr_ra);
+}
+
+void on_ompt_callback_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                                ompt_wait_id_t wait_id, const void *codeptr_ra) {
+  (void)impl;
+  ot_thread *t = ot_enter();
+  if (t)
+    ot_emit(t, OT_LOCK_INIT, (unsigned)kind, hint, wait_id, (uint64_t)codeptr_ra);
+}
+
+void on_ompt_callback_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                                   const void *codeptr_ra) {
+  ot_thread *t = ot_enter();
+  if (t)
+    ot_emit(t, OT_LOCK_DESTROY, (unsigned)kind, 0, wait_id, (uint64_t)codeptr_ra);
+}

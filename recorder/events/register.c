@@ -1,0 +1,69 @@
+/* Which handler serves which OMPT callback, grouped as OMPTRACE_EVENTS
+ * selects them. Every host callback libomp 14 delivers is here; dispatch,
+ * target*, device* and the *_emi variants are never delivered by it. */
+#include "core/config.h"
+#include "core/log.h"
+#include "events/handlers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  ompt_callback_t handler;
+  ompt_callbacks_t event;
+  uint32_t group; /* 0: always registered */
+} ot_binding;
+
+#define BIND(ev, group)                                                                            \
+  { #ev, (ompt_callback_t)on_ompt_callback_##ev, ompt_callback_##ev, group }
+
+static const ot_binding bindings[] = {
+    BIND(thread_begin, 0),
+    BIND(thread_end, 0),
+    BIND(parallel_begin, 0),
+    BIND(parallel_end, 0),
+    BIND(implicit_task, 0),
+    BIND(task_create, OT_EV_TASKS),
+    BIND(task_schedule, OT_EV_TASKS),
+    BIND(dependences, OT_EV_TASKS),
+    BIND(task_dependence, OT_EV_TASKS),
+    BIND(sync_region, OT_EV_SYNC),
+    BIND(sync_region_wait, OT_EV_SYNC),
+    BIND(mutex_acquire, OT_EV_MUTEX),
+    BIND(mutex_acquired, OT_EV_MUTEX),
+    BIND(mutex_released, OT_EV_MUTEX),
+    BIND(nest_lock, OT_EV_MUTEX),
+    BIND(lock_init, OT_EV_MUTEX),
+    BIND(lock_destroy, OT_EV_MUTEX),
+    BIND(work, OT_EV_WORK),
+    BIND(masked, OT_EV_MASKED),
+    BIND(reduction, OT_EV_REDUCTION),
+    BIND(flush, OT_EV_FLUSH),
+    BIND(cancel, OT_EV_CANCEL),
+    BIND(control_tool, OT_EV_CONTROL),
+    BIND(error, OT_EV_CONTROL),
+};
+
+static void append(char *list, size_t cap, const char *name) {
+  size_t n = strlen(list);
+  snprintf(list + n, cap - n, "%s%s", n ? " " : "", name);
+}
+
+void ot_events_register(ompt_set_callback_t set_callback, uint32_t events) {
+  char accepted[1024] = "", refused[1024] = "";
+  for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
+    const ot_binding *b = &bindings[i];
+    if (b->group && !(events & b->group))
+      continue;
+    ompt_set_result_t r = set_callback(b->event, b->handler);
+    if (r == ompt_set_always)
+      append(accepted, sizeof accepted, b->name);
+    else if (r == ompt_set_error || r == ompt_set_never)
+      append(refused, sizeof refused, b->name);
+    else /* sometimes / sometimes_paired: still useful, say so */
+      append(accepted, sizeof accepted, b->name), append(accepted, sizeof accepted, "(sometimes)");
+  }
+  ot_verbose("callbacks accepted: %s; refused: %s", accepted[0] ? accepted : "none",
+             refused[0] ? refused : "none");
+}

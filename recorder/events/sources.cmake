@@ -1,0 +1,11 @@
+# OMPT handlers, one file per concern, and their registration.
+list(APPEND OT_RECORDER_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/emit.c
+  ${CMAKE_CURRENT_LIST_DIR}/register.c
+  ${CMAKE_CURRENT_LIST_DIR}/thread.c
+  ${CMAKE_CURRENT_LIST_DIR}/parallel.c
+  ${CMAKE_CURRENT_LIST_DIR}/tasks.c
+  ${CMAKE_CURRENT_LIST_DIR}/sync.c
+  ${CMAKE_CURRENT_LIST_DIR}/mutex.c
+  ${CMAKE_CURRENT_LIST_DIR}/worksharing.c
+  ${CMAKE_CURRENT_LIST_DIR}/misc.c)

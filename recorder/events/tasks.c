@@ -1,0 +1,52 @@
+/* Explicit tasks: creation (id with creator, site and generation),
+ * scheduling points and dependences. */
+#include "core/config.h"
+#include "core/sites.h"
+#include "events/emit.h"
+#include "events/handlers.h"
+#include "services/sampler.h"
+
+void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
+                                  const ompt_frame_t *encountering_task_frame,
+                                  ompt_data_t *new_task_data, int flags, int has_dependences,
+                                  const void *codeptr_ra) {
+  (void)encountering_task_data;
+  (void)encountering_task_frame;
+  (void)has_dependences;
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  uint64_t id = OT_TASK_ID(t->loc, ot_site_id(codeptr_ra), ++t->task_gen);
+  new_task_data->value = id;
+  ot_emit(t, OT_TASK_CREATE, 0, (uint32_t)flags, (uint64_t)codeptr_ra, id);
+  if (ot_cfg.sample_contexts == 1)
+    ot_sampler_task_context(t, id, codeptr_ra);
+}
+
+void on_ompt_callback_task_schedule(ompt_data_t *prior_task_data,
+                                    ompt_task_status_t prior_task_status,
+                                    ompt_data_t *next_task_data) {
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  ot_emit(t, OT_TASK_SCHEDULE, (unsigned)prior_task_status, 0, ot_task_of(prior_task_data),
+          ot_task_of(next_task_data));
+}
+
+void on_ompt_callback_dependences(ompt_data_t *task_data, const ompt_dependence_t *deps,
+                                  int ndeps) {
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  uint64_t id = ot_task_of(task_data);
+  for (int i = 0; i < ndeps; i++)
+    ot_emit(t, OT_DEPENDENCE, (unsigned)deps[i].dependence_type, 0, (uint64_t)deps[i].variable.ptr,
+            id);
+}
+
+void on_ompt_callback_task_dependence(ompt_data_t *src_task_data, ompt_data_t *sink_task_data) {
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  ot_emit(t, OT_TASK_DEPENDENCE, 0, 0, ot_task_of(src_task_data), ot_task_of(sink_task_data));
+}

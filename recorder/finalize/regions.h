@@ -1,0 +1,60 @@
+/* OpenMP constructs and their Region definitions: "<construct> @ <file>:<line>"
+ * resolved from a code pointer (finalize/regions.c). */
+#ifndef OMPTRACE_REGIONS_H
+#define OMPTRACE_REGIONS_H
+
+#include <stdint.h>
+
+enum ot_construct {
+  OC_PARALLEL,
+  OC_IBARRIER,
+  OC_IBARRIER_WAIT,
+  OC_BARRIER,
+  OC_BARRIER_WAIT,
+  OC_IMPL_BARRIER,
+  OC_IMPL_BARRIER_WAIT,
+  OC_TASKWAIT,
+  OC_TASKWAIT_WAIT,
+  OC_TASKGROUP,
+  OC_TASKGROUP_WAIT,
+  OC_SYNC_REDUCTION,
+  OC_SYNC_REDUCTION_WAIT,
+  OC_LOOP,
+  OC_TASKLOOP,
+  OC_SECTIONS,
+  OC_SINGLE,
+  OC_SINGLE_SBLOCK,
+  OC_WORKSHARE,
+  OC_DISTRIBUTE,
+  OC_SCOPE,
+  OC_MASKED,
+  OC_CRITICAL,
+  OC_CRITICAL_WAIT,
+  OC_CRITICAL_SBLOCK,
+  OC_ORDERED,
+  OC_ORDERED_WAIT,
+  OC_ORDERED_SBLOCK,
+  OC_ATOMIC,
+  OC_ATOMIC_WAIT,
+  OC_ATOMIC_SBLOCK,
+  OC_SET_LOCK,
+  OC_SET_NEST_LOCK,
+  OC_LOCK_WAIT,
+  OC_REDUCTION,
+  OC_FLUSH,
+  OC_TASK_CREATE,
+  OC_TASK,
+  OC_UNTIED_TASK,
+  OC_CONTROL_TOOL,
+  OC_ERROR,
+  OC_CANCEL_FIRST, /* 4 kinds x 3 actions, see ot_cancel_construct */
+  OC_COUNT = OC_CANCEL_FIRST + 12
+};
+
+/* Region id for a construct at codeptr (0 = unknown location). */
+uint32_t ot_region(enum ot_construct c, uint64_t codeptr);
+/* Cancel construct from ompt_cancel_flag_t bits. */
+enum ot_construct ot_cancel_construct(uint32_t flags);
+void ot_regions_free(void);
+
+#endif

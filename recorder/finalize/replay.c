@@ -1,0 +1,830 @@
+/* Records -> OTF2 events, following docs/otf2-mapping.md. Each location
+ * keeps a stack of open regions; end records close the matching frame and
+ * anything left open above it, so output stays balanced whatever the
+ * runtime delivers. Quirks repaired here: late worker barrier/implicit-task
+ * ends (clamped to the master's parallel_end), NULL or runtime-internal
+ * code pointers (enclosing construct), failed omp_test_lock, dropped
+ * records and threads that simply stop (exit() inside a parallel). */
+#include "finalize/replay.h"
+#include "buffer/stream.h"
+#include "core/sites.h"
+#include "core/thread.h"
+#include "finalize/defs.h"
+#include "finalize/intern.h"
+#include "finalize/out.h"
+#include "finalize/regions.h"
+#include "finalize/samples_out.h"
+#include "finalize/scan_ext.h"
+#include "finalize/symbols.h"
+#include "services/counters.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* OMPT constants (omp-tools.h), kept local so this file needs no runtime header. */
+enum { TASK_INITIAL = 0x1, TASK_EXPLICIT = 0x4, TASK_UNTIED = 0x10000000 };
+enum { ST_COMPLETE = 1, ST_CANCEL = 3 };
+enum {
+  SY_BARRIER = 1,
+  SY_IMPLICIT = 2,
+  SY_EXPLICIT = 3,
+  SY_IMPL = 4,
+  SY_TASKWAIT = 5,
+  SY_TASKGROUP = 6,
+  SY_REDUCTION = 7,
+  SY_IMPLICIT_WS = 8,
+  SY_IMPLICIT_PAR = 9,
+  SY_TEAMS = 10
+};
+enum {
+  WK_LOOP = 1,
+  WK_SECTIONS,
+  WK_SINGLE_EXEC,
+  WK_SINGLE_OTHER,
+  WK_WORKSHARE,
+  WK_DISTRIBUTE,
+  WK_TASKLOOP,
+  WK_SCOPE
+};
+enum {
+  MX_LOCK = 1,
+  MX_TEST_LOCK,
+  MX_NEST_LOCK,
+  MX_TEST_NEST_LOCK,
+  MX_CRITICAL,
+  MX_ATOMIC,
+  MX_ORDERED
+};
+
+#define MAX_METRICS 64
+
+enum frame_type {
+  F_PARALLEL = 1,
+  F_SYNC,
+  F_SYNC_WAIT,
+  F_WORK,
+  F_SBLOCK,
+  F_MASKED,
+  F_REDUCTION,
+  F_MUTEX,
+  F_MWAIT,
+  F_MSBLOCK,
+  F_TASK
+};
+
+typedef struct frame {
+  uint8_t type;
+  uint8_t sub; /* sync / work / mutex kind */
+  uint32_t region;
+  uint32_t comm;  /* team of a parallel frame */
+  uint32_t lock;  /* lock id of a mutex sblock */
+  uint64_t id;    /* parallel id, wait id or task id */
+  uint64_t cp;    /* effective code pointer, for enclosing-construct fallbacks */
+  uint64_t limit; /* raw time no event inside may exceed (worker of a finished team) */
+  uint64_t order; /* acquisition order of a mutex sblock */
+} frame;
+
+typedef struct saved {
+  uint64_t task;
+  uint32_t n;
+  frame *frames; /* a suspended task's frames, task frame first */
+} saved;
+
+typedef struct held {
+  uint64_t wait;
+  uint32_t lock;
+  uint64_t order;
+} held;
+
+typedef struct loc_state {
+  uint32_t loc;
+  OTF2_EvtWriter *w;
+  ot_stream *s;
+  const ot_rec *cur;
+  frame *st;
+  uint32_t n, cap;
+  saved *sv;
+  uint32_t nsv, capsv;
+  held *hl;
+  uint32_t nhl, caphl;
+  /* Latest counter values on this location; `pending` when the current
+   * record brought them and no Enter/Leave carried them yet. */
+  uint64_t values[MAX_METRICS];
+  unsigned nvalues;
+  int pending;
+  int create_open; /* a task create region waits for its dependences */
+  uint32_t create_region;
+  uint64_t create_t;
+  int ended;
+} loc_state;
+
+static OTF2_ErrorCode werr;
+static uint32_t metric_class;
+static unsigned nmetrics;
+static int strict;      /* every Enter/Leave carries a Metric */
+static ot_intern locks; /* (class, wait id) -> dense lock id */
+static uint64_t *lock_count;
+static uint32_t lock_cap;
+static ot_u64map task_cp; /* task id -> creator's construct, for runtime-internal sites */
+
+#define W(call)                                                                                    \
+  do {                                                                                             \
+    OTF2_ErrorCode e_ = (call);                                                                    \
+    if (e_ != OTF2_SUCCESS && werr == OTF2_SUCCESS)                                                \
+      werr = e_;                                                                                   \
+  } while (0)
+
+static void put_metric(loc_state *ls, uint64_t t) {
+  ls->pending = 0;
+  OTF2_Type types[MAX_METRICS];
+  OTF2_MetricValue vals[MAX_METRICS];
+  for (unsigned i = 0; i < ls->nvalues; i++) {
+    types[i] = OTF2_TYPE_UINT64;
+    vals[i].unsigned_int = ls->values[i];
+  }
+  W(OTF2_EvtWriter_Metric(ls->w, NULL, t, metric_class, (uint8_t)ls->nvalues, types, vals));
+}
+
+static void enter(loc_state *ls, uint64_t t, uint32_t region) {
+  if (ls->pending || (strict && ls->nvalues))
+    put_metric(ls, t);
+  W(OTF2_EvtWriter_Enter(ls->w, NULL, t, region));
+}
+
+static void leave(loc_state *ls, uint64_t t, uint32_t region) {
+  if (ls->pending || (strict && ls->nvalues))
+    put_metric(ls, t);
+  W(OTF2_EvtWriter_Leave(ls->w, NULL, t, region));
+}
+
+static frame *push(loc_state *ls, uint8_t type, uint8_t sub, uint32_t region, uint64_t id,
+                   uint64_t cp) {
+  if (ls->n == ls->cap) {
+    uint32_t cap = ls->cap ? ls->cap * 2 : 32;
+    frame *st = realloc(ls->st, cap * sizeof *st);
+    if (!st) {
+      if (werr == OTF2_SUCCESS)
+        werr = OTF2_ERROR_MEM_ALLOC_FAILED;
+      return NULL;
+    }
+    ls->st = st;
+    ls->cap = cap;
+  }
+  frame *f = &ls->st[ls->n++];
+  memset(f, 0, sizeof *f);
+  f->type = type;
+  f->sub = sub;
+  f->region = region;
+  f->id = id;
+  f->cp = cp;
+  f->limit = ls->n > 1 ? ls->st[ls->n - 2].limit : UINT64_MAX;
+  return f;
+}
+
+static OTF2_CommRef current_comm(const loc_state *ls) {
+  for (uint32_t i = ls->n; i-- > 0;)
+    if (ls->st[i].type == F_PARALLEL)
+      return ls->st[i].comm;
+  return OTF2_UNDEFINED_COMM;
+}
+
+/* Leave one frame with whatever its kind needs besides the Leave. */
+static void close_top(loc_state *ls, uint64_t t) {
+  frame *f = &ls->st[ls->n - 1];
+  if (f->type == F_MSBLOCK) {
+    leave(ls, t, f->region);
+    W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
+  } else {
+    leave(ls, t, f->region);
+    if (f->type == F_PARALLEL)
+      W(OTF2_EvtWriter_ThreadTeamEnd(ls->w, NULL, t, f->comm));
+  }
+  ls->n--;
+}
+
+/* Index of the innermost frame of the type (and id, unless any_id), not
+ * looking past a task or parallel boundary unless that is what is sought.
+ * -1 when none. */
+static int64_t find(const loc_state *ls, uint8_t type, uint64_t id, int any_id) {
+  for (uint32_t i = ls->n; i-- > 0;) {
+    const frame *f = &ls->st[i];
+    if (f->type == type && (any_id || f->id == id))
+      return i;
+    if (f->type == F_TASK || f->type == F_PARALLEL)
+      return -1;
+  }
+  return -1;
+}
+
+static void close_to(loc_state *ls, int64_t index, uint64_t t) {
+  while ((int64_t)ls->n > index)
+    close_top(ls, t);
+}
+
+static uint64_t enclosing_cp(const loc_state *ls) {
+  for (uint32_t i = ls->n; i-- > 0;)
+    if (ls->st[i].cp)
+      return ls->st[i].cp;
+  return 0;
+}
+
+static uint64_t effective_cp(const loc_state *ls, uint64_t cp) {
+  return cp && !ot_symbols_in_runtime(cp) ? cp : enclosing_cp(ls);
+}
+
+static uint32_t lock_id(uint8_t mutex_kind, uint64_t wait) {
+  uint64_t key[2] = {mutex_kind == MX_CRITICAL ? 1u : mutex_kind == MX_ORDERED ? 2u : 0u, wait};
+  uint32_t id = ot_intern_get(&locks, key, sizeof key, NULL);
+  if (id == UINT32_MAX)
+    return 0;
+  if (id >= lock_cap) {
+    uint32_t cap = lock_cap ? lock_cap * 2 : 64;
+    while (cap <= id)
+      cap *= 2;
+    uint64_t *c = realloc(lock_count, cap * sizeof *c);
+    if (!c)
+      return 0;
+    memset(c + lock_cap, 0, (cap - lock_cap) * sizeof *c);
+    lock_count = c;
+    lock_cap = cap;
+  }
+  return id;
+}
+
+static void sync_constructs(uint8_t kind, enum ot_construct *c, enum ot_construct *wait) {
+  switch (kind) {
+  case SY_EXPLICIT:
+  case SY_BARRIER:
+    *c = OC_BARRIER, *wait = OC_BARRIER_WAIT;
+    break;
+  case SY_IMPL:
+    *c = OC_IMPL_BARRIER, *wait = OC_IMPL_BARRIER_WAIT;
+    break;
+  case SY_TASKWAIT:
+    *c = OC_TASKWAIT, *wait = OC_TASKWAIT_WAIT;
+    break;
+  case SY_TASKGROUP:
+    *c = OC_TASKGROUP, *wait = OC_TASKGROUP_WAIT;
+    break;
+  case SY_REDUCTION:
+    *c = OC_SYNC_REDUCTION, *wait = OC_SYNC_REDUCTION_WAIT;
+    break;
+  default: /* implicit barriers of every flavour */
+    *c = OC_IBARRIER, *wait = OC_IBARRIER_WAIT;
+    break;
+  }
+}
+
+static enum ot_construct work_construct(uint8_t kind) {
+  switch (kind) {
+  case WK_SECTIONS:
+    return OC_SECTIONS;
+  case WK_SINGLE_EXEC:
+  case WK_SINGLE_OTHER:
+    return OC_SINGLE;
+  case WK_WORKSHARE:
+    return OC_WORKSHARE;
+  case WK_DISTRIBUTE:
+    return OC_DISTRIBUTE;
+  case WK_TASKLOOP:
+    return OC_TASKLOOP;
+  case WK_SCOPE:
+    return OC_SCOPE;
+  default:
+    return OC_LOOP;
+  }
+}
+
+static void mutex_constructs(uint8_t kind, enum ot_construct *c, enum ot_construct *wait,
+                             enum ot_construct *sblock) {
+  switch (kind) {
+  case MX_CRITICAL:
+    *c = OC_CRITICAL, *wait = OC_CRITICAL_WAIT, *sblock = OC_CRITICAL_SBLOCK;
+    break;
+  case MX_ORDERED:
+    *c = OC_ORDERED, *wait = OC_ORDERED_WAIT, *sblock = OC_ORDERED_SBLOCK;
+    break;
+  case MX_ATOMIC:
+    *c = OC_ATOMIC, *wait = OC_ATOMIC_WAIT, *sblock = OC_ATOMIC_SBLOCK;
+    break;
+  case MX_NEST_LOCK:
+  case MX_TEST_NEST_LOCK:
+    *c = OC_SET_NEST_LOCK, *wait = OC_LOCK_WAIT, *sblock = OC_COUNT;
+    break;
+  default:
+    *c = OC_SET_LOCK, *wait = OC_LOCK_WAIT, *sblock = OC_COUNT;
+    break;
+  }
+}
+
+static const char *dep_param_name(uint8_t kind) {
+  static const char *names[] = {"omp depend(unknown)",       "omp depend(in)",
+                                "omp depend(out)",           "omp depend(inout)",
+                                "omp depend(mutexinoutset)", "omp depend(source)",
+                                "omp depend(sink)",          "omp depend(inoutset)"};
+  return kind < sizeof names / sizeof *names ? names[kind] : "omp depend(depobj)";
+}
+
+/* Suspended task: keep its frames (task frame and what is open inside) so
+ * they are entered again when it resumes on this location. */
+static void suspend_task(loc_state *ls, int64_t index, uint64_t t) {
+  uint32_t count = ls->n - (uint32_t)index;
+  frame *copy = malloc(count * sizeof *copy);
+  if (copy && ls->nsv == ls->capsv) {
+    uint32_t cap = ls->capsv ? ls->capsv * 2 : 8;
+    saved *sv = realloc(ls->sv, cap * sizeof *sv);
+    if (sv) {
+      ls->sv = sv;
+      ls->capsv = cap;
+    }
+  }
+  if (copy && ls->nsv < ls->capsv) {
+    memcpy(copy, &ls->st[index], count * sizeof *copy);
+    ls->sv[ls->nsv++] = (saved){ls->st[index].id, count, copy};
+  } else {
+    free(copy);
+  }
+  close_to(ls, index, t);
+}
+
+static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
+  for (uint32_t i = ls->nsv; i-- > 0;) {
+    if (ls->sv[i].task != task)
+      continue;
+    saved s = ls->sv[i];
+    ls->sv[i] = ls->sv[--ls->nsv];
+    for (uint32_t k = 0; k < s.n; k++) {
+      frame *f = push(ls, 0, 0, 0, 0, 0);
+      if (!f)
+        break;
+      uint64_t limit = f->limit;
+      *f = s.frames[k];
+      f->limit = limit;
+      enter(ls, t, f->region);
+      if (f->type == F_MSBLOCK) /* a task suspended while holding a critical: still holds it */
+        W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock,
+                                           f->order));
+    }
+    free(s.frames);
+    return 1;
+  }
+  return 0;
+}
+
+static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
+  OTF2_CommRef comm = current_comm(ls);
+  W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, comm, OT_TASK_THREAD(task), OT_TASK_GEN(task)));
+  if (resume_task(ls, task, t))
+    return;
+  enum ot_construct c = ot_scan_task_untied(task) ? OC_UNTIED_TASK : OC_TASK;
+  uint64_t cp = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(task));
+  if (!cp || ot_symbols_in_runtime(cp)) {
+    uint64_t *slot = ot_u64map_find(&task_cp, task);
+    cp = slot ? *slot : effective_cp(ls, 0);
+  }
+  frame *f = push(ls, F_TASK, 0, ot_region(c, cp), task, cp);
+  if (f)
+    enter(ls, t, f->region);
+}
+
+static void task_schedule(loc_state *ls, const ot_rec *r, uint64_t t) {
+  uint64_t prior = r->b, next = r->c;
+  int left_explicit = 0;
+  if (OT_TASK_GEN(prior) != 0) {
+    int64_t i = -1;
+    for (uint32_t k = ls->n; k-- > 0;)
+      if (ls->st[k].type == F_TASK && ls->st[k].id == prior) {
+        i = k;
+        break;
+      }
+    int done = r->kind == ST_COMPLETE || r->kind == ST_CANCEL;
+    if (i >= 0) {
+      if (done)
+        close_to(ls, i, t);
+      else
+        suspend_task(ls, i, t);
+    }
+    if (done)
+      W(OTF2_EvtWriter_ThreadTaskComplete(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(prior),
+                                          OT_TASK_GEN(prior)));
+    left_explicit = 1;
+  }
+  if (OT_TASK_GEN(next) != 0)
+    task_switch_to(ls, next, t);
+  else if (left_explicit)
+    W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), ls->loc, 0));
+}
+
+static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
+  enum ot_construct c, wait, sblock;
+  mutex_constructs(r->kind, &c, &wait, &sblock);
+  uint64_t cp = effective_cp(ls, r->c);
+  frame *f = push(ls, F_MUTEX, r->kind, ot_region(c, cp), r->b, cp);
+  if (!f)
+    return;
+  enter(ls, t, f->region);
+  f = push(ls, F_MWAIT, r->kind, ot_region(wait, cp), r->b, cp);
+  if (f)
+    enter(ls, t, f->region);
+}
+
+static void hold(loc_state *ls, uint64_t wait, uint32_t lock, uint64_t order) {
+  if (ls->nhl == ls->caphl) {
+    uint32_t cap = ls->caphl ? ls->caphl * 2 : 8;
+    held *h = realloc(ls->hl, cap * sizeof *h);
+    if (!h)
+      return;
+    ls->hl = h;
+    ls->caphl = cap;
+  }
+  ls->hl[ls->nhl++] = (held){wait, lock, order};
+}
+
+static void mutex_acquired(loc_state *ls, const ot_rec *r, uint64_t t) {
+  enum ot_construct c, wait, sblock;
+  mutex_constructs(r->kind, &c, &wait, &sblock);
+  uint64_t cp = 0;
+  int64_t i = find(ls, F_MWAIT, r->b, 0);
+  if (i >= 0) {
+    cp = ls->st[i].cp;
+    close_to(ls, i, t); /* Leave(wait) */
+  } else {
+    cp = effective_cp(ls, r->c);
+  }
+  uint32_t lock = lock_id(r->kind, r->b);
+  uint64_t order = lock < lock_cap ? ++lock_count[lock] : 0;
+  W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
+  if (sblock != OC_COUNT) {
+    frame *f = push(ls, F_MSBLOCK, r->kind, ot_region(sblock, cp), r->b, cp);
+    if (f) {
+      f->lock = lock;
+      f->order = order;
+      enter(ls, t, f->region);
+    }
+    return;
+  }
+  hold(ls, r->b, lock, order);
+  int64_t m = find(ls, F_MUTEX, r->b, 0);
+  if (m >= 0)
+    close_to(ls, m, t); /* the omp_set_lock region ends at acquisition */
+}
+
+static void mutex_released(loc_state *ls, const ot_rec *r, uint64_t t) {
+  if (r->kind == MX_CRITICAL || r->kind == MX_ORDERED || r->kind == MX_ATOMIC) {
+    int64_t i = find(ls, F_MSBLOCK, r->b, 0);
+    if (i >= 0) {
+      close_to(ls, i, t); /* Leave(sblock) + ThreadReleaseLock */
+      if (ls->n > 0 && ls->st[ls->n - 1].type == F_MUTEX)
+        close_top(ls, t);
+      return;
+    }
+  }
+  for (uint32_t k = ls->nhl; k-- > 0;) {
+    if (ls->hl[k].wait != r->b)
+      continue;
+    W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, ls->hl[k].lock,
+                                       ls->hl[k].order));
+    ls->hl[k] = ls->hl[--ls->nhl];
+    return;
+  }
+  /* Released by another thread than the acquirer: pair with the latest acquisition. */
+  uint32_t lock = lock_id(r->kind, r->b);
+  W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, lock,
+                                     lock < lock_cap ? lock_count[lock] : 0));
+}
+
+static void zero_length(loc_state *ls, enum ot_construct c, uint64_t cp, uint64_t t) {
+  uint32_t region = ot_region(c, effective_cp(ls, cp));
+  enter(ls, t, region);
+  leave(ls, t, region);
+}
+
+static void close_create(loc_state *ls) {
+  if (ls->create_open) {
+    ls->create_open = 0;
+    leave(ls, ls->create_t, ls->create_region);
+  }
+}
+
+static void close_all(loc_state *ls, uint64_t t) {
+  close_create(ls);
+  close_to(ls, 0, t);
+}
+
+static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  enum ot_construct c, wait;
+  sync_constructs(r->kind, &c, &wait);
+  switch (r->type) {
+  case OT_SYNC_BEGIN: {
+    uint64_t cp = effective_cp(ls, r->b);
+    frame *f = push(ls, F_SYNC, r->kind, ot_region(c, cp), 0, cp);
+    if (f)
+      enter(ls, t, f->region);
+    break;
+  }
+  case OT_SYNC_WAIT_BEGIN: {
+    int64_t i = find(ls, F_SYNC, 0, 1);
+    uint64_t cp = i >= 0 ? ls->st[i].cp : effective_cp(ls, r->b);
+    frame *f = push(ls, F_SYNC_WAIT, r->kind, ot_region(wait, cp), 0, cp);
+    if (f)
+      enter(ls, t, f->region);
+    break;
+  }
+  case OT_SYNC_WAIT_END: {
+    int64_t i = find(ls, F_SYNC_WAIT, 0, 1);
+    if (i >= 0)
+      close_to(ls, i, t);
+    break;
+  }
+  default: { /* OT_SYNC_END */
+    int64_t i = find(ls, F_SYNC, 0, 1);
+    if (i >= 0)
+      close_to(ls, i, t);
+    break;
+  }
+  }
+}
+
+static void begin_frame(loc_state *ls, uint8_t type, uint8_t sub, enum ot_construct c, uint64_t cp,
+                        uint64_t t) {
+  cp = effective_cp(ls, cp);
+  frame *f = push(ls, type, sub, ot_region(c, cp), 0, cp);
+  if (f)
+    enter(ls, t, f->region);
+}
+
+static void end_frame(loc_state *ls, uint8_t type, uint64_t t) {
+  int64_t i = find(ls, type, 0, 1);
+  if (i >= 0)
+    close_to(ls, i, t);
+}
+
+static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
+  const ot_parallel_info *p = ot_scan_parallel(r->b);
+  uint64_t cp = p ? p->codeptr : 0;
+  cp = effective_cp(ls, cp);
+  OTF2_CommRef comm = ot_teams_comm(r->b);
+  W(OTF2_EvtWriter_ThreadTeamBegin(ls->w, NULL, t, comm));
+  frame *f = push(ls, F_PARALLEL, 0, ot_region(OC_PARALLEL, cp), r->b, cp);
+  if (!f)
+    return;
+  f->comm = comm;
+  if (p && p->master_loc != ls->loc && p->end_raw < f->limit)
+    f->limit = p->end_raw;
+  enter(ls, t, f->region);
+}
+
+/* Records were dropped between b (first lost) and this record: close what
+ * is open at the gap's start, mark the gap, resume here. */
+static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
+  uint64_t first = r->b && r->b < raw ? r->b : raw;
+  ot_samples_emit_until(ls->loc, first, ls->w);
+  uint64_t t0 = ot_out_ts(ls->loc, first);
+  close_all(ls, t0);
+  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, t0, OTF2_MEASUREMENT_OFF));
+  ot_samples_emit_until(ls->loc, raw, ls->w);
+  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON));
+}
+
+static void process(loc_state *ls, const ot_rec *r) {
+  if (ls->ended)
+    return;
+  /* Worker events of a team whose master has joined are moved to the join. */
+  uint64_t raw = r->ts;
+  if (ls->n > 0 && raw > ls->st[ls->n - 1].limit)
+    raw = ls->st[ls->n - 1].limit;
+  if (r->type == OT_LOST) {
+    lost(ls, r, raw);
+    return;
+  }
+  if (r->type == OT_DEPENDENCE) {
+    /* Written inside the zero-length task create region, at its time. */
+    if (ls->create_open) {
+      uint32_t param = ot_defs_parameter(dep_param_name(r->kind), OTF2_PARAMETER_TYPE_UINT64);
+      W(OTF2_EvtWriter_ParameterUnsignedInt(ls->w, NULL, ls->create_t, param, r->b));
+    }
+    return;
+  }
+  ot_samples_emit_until(ls->loc, raw, ls->w);
+  uint64_t t = ot_out_ts(ls->loc, raw);
+  close_create(ls);
+  /* A lock wait not followed by its acquisition was a failed omp_test_lock. */
+  if (ls->n > 0 && ls->st[ls->n - 1].type == F_MWAIT &&
+      !((r->type == OT_MUTEX_ACQUIRED || r->type == OT_NEST_LOCK) &&
+        r->b == ls->st[ls->n - 1].id)) {
+    uint8_t k = ls->st[ls->n - 1].sub;
+    if (k == MX_LOCK || k == MX_TEST_LOCK || k == MX_NEST_LOCK || k == MX_TEST_NEST_LOCK)
+      close_to(ls, ls->n - 2, t);
+  }
+  if (r->nval > 0 && nmetrics > 0) {
+    unsigned n = r->nval < nmetrics ? r->nval : nmetrics;
+    memcpy(ls->values, ot_rec_values(r), n * sizeof *ls->values);
+    ls->nvalues = n;
+    ls->pending = 1;
+  }
+  switch (r->type) {
+  case OT_THREAD_END:
+    close_all(ls, t);
+    ls->ended = 1;
+    break;
+  case OT_PARALLEL_BEGIN: {
+    const ot_parallel_info *p = ot_scan_parallel(r->c);
+    uint32_t n = p && p->team_size ? p->team_size : r->a;
+    W(OTF2_EvtWriter_ThreadFork(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, n));
+    break;
+  }
+  case OT_PARALLEL_END:
+    W(OTF2_EvtWriter_ThreadJoin(ls->w, NULL, t, OTF2_PARADIGM_OPENMP));
+    break;
+  case OT_IMPLICIT_BEGIN:
+    if (!(r->kind & TASK_INITIAL)) /* the initial task has no region */
+      implicit_begin(ls, r, t);
+    break;
+  case OT_IMPLICIT_END: {
+    if (r->kind & TASK_INITIAL)
+      break;
+    int64_t i = -1;
+    for (uint32_t k = ls->n; k-- > 0;)
+      if (ls->st[k].type == F_PARALLEL) {
+        i = k;
+        break;
+      }
+    if (i >= 0)
+      close_to(ls, i, t);
+    break;
+  }
+  case OT_TASK_CREATE: {
+    if (!(r->a & TASK_EXPLICIT) || (r->a & TASK_INITIAL))
+      break;
+    uint64_t cp = effective_cp(ls, r->b);
+    uint64_t site = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(r->c));
+    if ((!site || ot_symbols_in_runtime(site)) && cp) {
+      /* taskloop: the executor names the task after the creator's construct */
+      uint64_t *slot = ot_u64map_put(&task_cp, r->c, NULL);
+      if (slot)
+        *slot = cp;
+    }
+    ls->create_region = ot_region(OC_TASK_CREATE, cp);
+    enter(ls, t, ls->create_region);
+    W(OTF2_EvtWriter_ThreadTaskCreate(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(r->c),
+                                      OT_TASK_GEN(r->c)));
+    ls->create_open = 1;
+    ls->create_t = t;
+    break;
+  }
+  case OT_TASK_SCHEDULE:
+    task_schedule(ls, r, t);
+    break;
+  case OT_SYNC_BEGIN:
+  case OT_SYNC_END:
+  case OT_SYNC_WAIT_BEGIN:
+  case OT_SYNC_WAIT_END:
+    sync_record(ls, r, t);
+    break;
+  case OT_MUTEX_ACQUIRE:
+    mutex_acquire(ls, r, t);
+    break;
+  case OT_MUTEX_ACQUIRED:
+    mutex_acquired(ls, r, t);
+    break;
+  case OT_MUTEX_RELEASED:
+    mutex_released(ls, r, t);
+    break;
+  case OT_NEST_LOCK:
+    if (r->kind == 1) { /* re-acquired: the wait and omp_set_nest_lock end, no lock record */
+      int64_t i = find(ls, F_MUTEX, r->b, 0);
+      if (i >= 0)
+        close_to(ls, i, t);
+    }
+    break;
+  case OT_WORK_BEGIN:
+    begin_frame(ls, F_WORK, r->kind, work_construct(r->kind), r->b, t);
+    if (r->kind == WK_SINGLE_EXEC)
+      begin_frame(ls, F_SBLOCK, r->kind, OC_SINGLE_SBLOCK, r->b, t);
+    break;
+  case OT_WORK_END:
+    end_frame(ls, F_WORK, t);
+    break;
+  case OT_MASKED_BEGIN:
+    begin_frame(ls, F_MASKED, 0, OC_MASKED, r->b, t);
+    break;
+  case OT_MASKED_END:
+    end_frame(ls, F_MASKED, t);
+    break;
+  case OT_REDUCTION_BEGIN:
+    begin_frame(ls, F_REDUCTION, 0, OC_REDUCTION, r->b, t);
+    break;
+  case OT_REDUCTION_END:
+    end_frame(ls, F_REDUCTION, t);
+    break;
+  case OT_FLUSH:
+    zero_length(ls, OC_FLUSH, r->b, t);
+    break;
+  case OT_CANCEL:
+    zero_length(ls, ot_cancel_construct(r->a), r->b, t);
+    break;
+  case OT_CONTROL_TOOL:
+    zero_length(ls, OC_CONTROL_TOOL, r->c, t);
+    break;
+  case OT_ERROR:
+    zero_length(ls, OC_ERROR, r->b, t);
+    break;
+  default:
+    break;
+  }
+  ls->pending = 0;
+}
+
+/* Min-heap of locations by the raw time of their next record. */
+static int before(const loc_state *a, const loc_state *b) {
+  return a->cur->ts < b->cur->ts || (a->cur->ts == b->cur->ts && a->loc < b->loc);
+}
+
+static void sift_down(loc_state **h, uint32_t n, uint32_t i) {
+  for (;;) {
+    uint32_t l = 2 * i + 1, m = i;
+    if (l < n && before(h[l], h[m]))
+      m = l;
+    if (l + 1 < n && before(h[l + 1], h[m]))
+      m = l + 1;
+    if (m == i)
+      return;
+    loc_state *tmp = h[i];
+    h[i] = h[m];
+    h[m] = tmp;
+    i = m;
+  }
+}
+
+int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2_ErrorCode *err) {
+  werr = OTF2_SUCCESS;
+  metric_class = mclass;
+  nmetrics = ot_counters_count();
+  if (nmetrics > MAX_METRICS)
+    nmetrics = MAX_METRICS;
+  strict = nmetrics > 0 && ot_counters_strict();
+  int rc = 0;
+  loc_state *ls = calloc(nloc ? nloc : 1, sizeof *ls);
+  loc_state **heap = calloc(nloc ? nloc : 1, sizeof *heap);
+  uint32_t nh = 0;
+  if (!ls || !heap) {
+    rc = -1;
+    goto out;
+  }
+  for (uint32_t i = 0; i < nloc; i++) {
+    ls[i].loc = i;
+    ls[i].w = writers[i];
+    ls[i].s = ot_stream_open(i);
+    if (!ls[i].s) {
+      rc = -1;
+      goto out;
+    }
+    ls[i].cur = ot_stream_next(ls[i].s);
+    if (ls[i].cur)
+      heap[nh++] = &ls[i];
+  }
+  for (uint32_t i = nh / 2; i-- > 0;)
+    sift_down(heap, nh, i);
+  while (nh > 0 && werr == OTF2_SUCCESS) {
+    loc_state *l = heap[0];
+    process(l, l->cur);
+    l->cur = ot_stream_next(l->s);
+    if (!l->cur)
+      heap[0] = heap[--nh];
+    sift_down(heap, nh, 0);
+  }
+  /* Close what is still open at each location's last time (exit() inside a
+   * parallel region, threads that never reported their end). */
+  for (uint32_t i = 0; i < nloc && werr == OTF2_SUCCESS; i++) {
+    ot_samples_emit_until(i, UINT64_MAX, ls[i].w);
+    close_all(&ls[i], ot_out_last(i));
+  }
+out:
+  if (ls) {
+    for (uint32_t i = 0; i < nloc; i++) {
+      if (ls[i].s)
+        ot_stream_close(ls[i].s);
+      for (uint32_t k = 0; k < ls[i].nsv; k++)
+        free(ls[i].sv[k].frames);
+      free(ls[i].sv);
+      free(ls[i].st);
+      free(ls[i].hl);
+    }
+  }
+  free(ls);
+  free(heap);
+  *err = werr;
+  return rc != 0 ? rc : werr != OTF2_SUCCESS ? (int)werr : 0;
+}
+
+uint32_t ot_replay_lock_count(void) {
+  return locks.n;
+}
+
+void ot_replay_free(void) {
+  ot_intern_free(&locks);
+  ot_u64map_free(&task_cp);
+  free(lock_count);
+  lock_count = NULL;
+  lock_cap = 0;
+}

@@ -1,0 +1,152 @@
+/* Samples into the archive: one calling context per sample (formed in
+ * contexts*.c), then CallingContextSample records merged into each
+ * location's event stream in time order. */
+#include "finalize/samples_out.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/thread.h"
+#include "finalize/contexts.h"
+#include "finalize/defs.h"
+#include "finalize/out.h"
+#include "services/sampler_buf.h"
+#include <stdlib.h>
+
+typedef struct ot_out_sample {
+  uint64_t raw;
+  uint32_t context;
+  uint32_t unwind;
+} ot_out_sample;
+
+typedef struct loc_samples {
+  ot_out_sample *s;
+  size_t n, next;
+} loc_samples;
+
+static loc_samples *locs;
+static uint32_t nlocs;
+static uint32_t generator;
+
+uint64_t ot_samples_taken(void) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < ot_thread_count(); i++) {
+    ot_thread *t = ot_thread_get(i);
+    if (t && t->sampler)
+      n += ((ot_sampler_thread *)t->sampler)->taken;
+  }
+  return n;
+}
+
+uint64_t ot_samples_failed(void) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < ot_thread_count(); i++) {
+    ot_thread *t = ot_thread_get(i);
+    ot_sampler_thread *st = t ? t->sampler : NULL;
+    if (st)
+      n += st->full + st->busy_skips;
+  }
+  return n;
+}
+
+/* Unwind distance (OTF2 CallingContext): 1 + the number of nodes not
+ * shared with the previous sample's path, counted from the leaf. */
+static uint32_t unwind_distance(const uint32_t *prev, int np, const uint32_t *cur, int nc) {
+  int common = 0;
+  while (common < np && common < nc && prev[common] == cur[common])
+    common++;
+  if (common == nc && nc == np)
+    return 1;
+  return (uint32_t)(nc - common) + 1;
+}
+
+static void prepare_location(uint32_t loc, ot_sampler_thread *st) {
+  size_t n = 0;
+  for (const ot_capture *c = ot_cap_next(&st->samples, NULL); c; c = ot_cap_next(&st->samples, c))
+    n++;
+  if (!n)
+    return;
+  loc_samples *ls = &locs[loc];
+  ls->s = calloc(n, sizeof *ls->s);
+  if (!ls->s)
+    return;
+  static uint32_t prev[OT_CTX_MAX_DEPTH], cur[OT_CTX_MAX_DEPTH];
+  int np = 0;
+  for (const ot_capture *c = ot_cap_next(&st->samples, NULL); c; c = ot_cap_next(&st->samples, c)) {
+    int nc = ot_contexts_of_sample(loc, c, cur, OT_CTX_MAX_DEPTH);
+    if (nc == 0)
+      continue;
+    ot_out_sample *o = &ls->s[ls->n++];
+    o->raw = c->ts;
+    o->context = cur[nc - 1];
+    o->unwind = unwind_distance(prev, np, cur, nc);
+    for (int i = 0; i < nc; i++)
+      prev[i] = cur[i];
+    np = nc;
+  }
+}
+
+static double ticks_to_us(uint64_t ticks) {
+  uint64_t base = ot_clock_now();
+  return (double)(ot_clock_to_ns(base + ticks) - ot_clock_to_ns(base)) / 1e3;
+}
+
+/* What sampling cost, measured inside the tool (OMPTRACE_VERBOSE=1):
+ * the benchmark reads this line. */
+static void report_costs(void) {
+  uint64_t ns = 0, nc = 0, ts = 0, tc = 0, cfull = 0;
+  for (uint32_t loc = 0; loc < nlocs; loc++) {
+    ot_thread *t = ot_thread_get(loc);
+    ot_sampler_thread *st = t ? t->sampler : NULL;
+    if (!st)
+      continue;
+    ns += st->taken;
+    nc += st->ctx_taken;
+    ts += st->sample_ticks;
+    tc += st->ctx_ticks;
+    cfull += st->ctx_full;
+  }
+  if (cfull)
+    ot_warn("%llu fork/task contexts not captured (context buffer full): their samples start "
+            "at the construct",
+            (unsigned long long)cfull);
+  ot_verbose("sampling cost: %llu samples, %.2f us per sample; %llu contexts, %.2f us per "
+             "context",
+             (unsigned long long)ns, ns ? ticks_to_us(ts) / (double)ns : 0.0,
+             (unsigned long long)nc, nc ? ticks_to_us(tc) / (double)nc : 0.0);
+}
+
+void ot_samples_prepare(void) {
+  if (!ot_sampler_enabled())
+    return;
+  nlocs = ot_thread_count();
+  locs = calloc(nlocs ? nlocs : 1, sizeof *locs);
+  if (!locs || ot_contexts_open() != 0) {
+    ot_warn("samples not written: out of memory");
+    nlocs = 0;
+    return;
+  }
+  generator = ot_defs_interrupt_generator("wall-clock timer", OTF2_INTERRUPT_GENERATOR_MODE_TIME,
+                                          ot_sampler_period_ns());
+  for (uint32_t loc = 0; loc < nlocs; loc++) {
+    ot_thread *t = ot_thread_get(loc);
+    if (t && t->sampler)
+      prepare_location(loc, t->sampler);
+  }
+  ot_contexts_close();
+  report_costs();
+}
+
+void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w) {
+  if (loc >= nlocs)
+    return;
+  loc_samples *ls = &locs[loc];
+  while (ls->next < ls->n && ls->s[ls->next].raw <= limit_raw) {
+    const ot_out_sample *o = &ls->s[ls->next++];
+    OTF2_EvtWriter_CallingContextSample(w, NULL, ot_out_ts(loc, o->raw), o->context, o->unwind,
+                                        generator);
+  }
+  if (ls->next == ls->n && ls->s) {
+    free(ls->s);
+    ls->s = NULL;
+    ls->n = ls->next = 0;
+  }
+}

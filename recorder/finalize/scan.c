@@ -1,0 +1,199 @@
+/* Scan pass: reads every thread's records once and collects the parallel
+ * table (master times, code pointer, parent, team members) and the set of
+ * untied tasks. Memory grows with regions and tasks, not with events. */
+#include "finalize/scan.h"
+#include "buffer/stream.h"
+#include "core/thread.h"
+#include "finalize/intern.h"
+#include "finalize/scan_ext.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TASK_UNTIED 0x10000000u
+#define TASK_INITIAL 0x1u
+#define NEST_MAX 64
+
+#define INLINE_MEMBERS 4
+
+/* Teams of up to INLINE_MEMBERS threads (the common case) need no extra
+ * allocation: a million small parallel regions cost about 100 bytes each. */
+typedef struct par_rec {
+  ot_parallel_info info;
+  uint32_t nmembers;
+  union {
+    uint32_t few[INLINE_MEMBERS];
+    uint32_t *many;
+  } m;
+} par_rec;
+
+static uint32_t *members_of(par_rec *p) {
+  return p->nmembers <= INLINE_MEMBERS ? p->m.few : p->m.many;
+}
+
+static par_rec *pars;
+static uint64_t npars, cappars;
+static ot_u64map par_index; /* parallel id -> index + 1 */
+static ot_u64map untied;
+static uint64_t lost_total, records_total;
+
+static par_rec *par_get(uint64_t id) {
+  int is_new = 0;
+  uint64_t *slot = ot_u64map_put(&par_index, id, &is_new);
+  if (!slot)
+    return NULL;
+  if (!is_new)
+    return &pars[*slot - 1];
+  if (npars == cappars) {
+    uint64_t cap = cappars ? cappars * 2 : 256;
+    par_rec *p = realloc(pars, cap * sizeof *p);
+    if (!p)
+      return NULL;
+    pars = p;
+    cappars = cap;
+  }
+  par_rec *p = &pars[npars++];
+  memset(p, 0, sizeof *p);
+  p->info.id = id;
+  p->info.end_raw = UINT64_MAX;
+  p->info.master_loc = UINT32_MAX;
+  *slot = npars;
+  return p;
+}
+
+static int add_member(par_rec *p, uint32_t index, uint32_t loc, uint32_t size) {
+  uint32_t need = index + 1 > size ? index + 1 : size;
+  if (need > p->nmembers) {
+    uint32_t *m = p->m.few;
+    if (need > INLINE_MEMBERS) {
+      m = malloc(need * sizeof *m);
+      if (!m)
+        return -1;
+      memcpy(m, members_of(p), p->nmembers * sizeof *m);
+      if (p->nmembers > INLINE_MEMBERS)
+        free(p->m.many);
+    }
+    for (uint32_t i = p->nmembers; i < need; i++)
+      m[i] = UINT32_MAX;
+    if (need > INLINE_MEMBERS)
+      p->m.many = m;
+    p->nmembers = need;
+  }
+  members_of(p)[index] = loc;
+  if (size > p->info.team_size)
+    p->info.team_size = size;
+  return 0;
+}
+
+static int scan_location(uint32_t loc) {
+  ot_stream *s = ot_stream_open(loc);
+  if (!s)
+    return -1;
+  uint64_t stack[NEST_MAX]; /* parallel ids of the open implicit tasks */
+  int depth = 0;
+  const ot_rec *r;
+  int rc = 0;
+  while ((r = ot_stream_next(s)) != NULL) {
+    records_total++;
+    par_rec *p;
+    switch (r->type) {
+    case OT_PARALLEL_BEGIN:
+      if (!(p = par_get(r->c)))
+        goto oom;
+      p->info.parent_id = depth > 0 ? stack[depth - 1] : 0;
+      p->info.begin_raw = r->ts;
+      p->info.codeptr = r->b;
+      p->info.master_loc = loc;
+      break;
+    case OT_PARALLEL_END:
+      if (!(p = par_get(r->c)))
+        goto oom;
+      p->info.end_raw = r->ts;
+      if (!p->info.codeptr)
+        p->info.codeptr = r->b;
+      break;
+    case OT_IMPLICIT_BEGIN:
+      if (r->kind & TASK_INITIAL)
+        break;
+      if (r->b && (!(p = par_get(r->b)) || add_member(p, (uint32_t)r->c, loc, r->a) != 0))
+        goto oom;
+      if (depth < NEST_MAX)
+        stack[depth] = r->b;
+      depth++;
+      break;
+    case OT_IMPLICIT_END:
+      if (!(r->kind & TASK_INITIAL) && depth > 0)
+        depth--;
+      break;
+    case OT_TASK_CREATE:
+      if (r->a & TASK_UNTIED && !ot_u64map_put(&untied, r->c, NULL))
+        goto oom;
+      break;
+    case OT_LOST:
+      lost_total += r->a;
+      break;
+    default:
+      break;
+    }
+    if (depth > NEST_MAX)
+      depth = NEST_MAX;
+  }
+  ot_stream_close(s);
+  return rc;
+oom:
+  ot_stream_close(s);
+  return -1;
+}
+
+int ot_scan_run(void) {
+  uint32_t n = ot_thread_count();
+  for (uint32_t loc = 0; loc < n; loc++)
+    if (scan_location(loc) != 0)
+      return -1;
+  /* Team size of a team whose members were partly lost: trust the largest seen. */
+  for (uint64_t i = 0; i < npars; i++)
+    if (pars[i].info.team_size < pars[i].nmembers)
+      pars[i].info.team_size = pars[i].nmembers;
+  return 0;
+}
+
+const ot_parallel_info *ot_scan_parallel(uint64_t id) {
+  uint64_t *slot = ot_u64map_find(&par_index, id);
+  return slot ? &pars[*slot - 1].info : NULL;
+}
+
+uint64_t ot_scan_parallel_count(void) {
+  return npars;
+}
+int64_t ot_scan_parallel_index(uint64_t id) {
+  uint64_t *slot = ot_u64map_find(&par_index, id);
+  return slot ? (int64_t)*slot - 1 : -1;
+}
+const ot_parallel_info *ot_scan_parallel_at(uint64_t index) {
+  return &pars[index].info;
+}
+const uint32_t *ot_scan_members(uint64_t index, uint32_t *n) {
+  *n = pars[index].nmembers;
+  return members_of(&pars[index]);
+}
+int ot_scan_task_untied(uint64_t task_id) {
+  return ot_u64map_find(&untied, task_id) != NULL;
+}
+uint64_t ot_scan_lost(void) {
+  return lost_total;
+}
+uint64_t ot_scan_records(void) {
+  return records_total;
+}
+
+void ot_scan_free(void) {
+  for (uint64_t i = 0; i < npars; i++)
+    if (pars[i].nmembers > INLINE_MEMBERS)
+      free(pars[i].m.many);
+  free(pars);
+  pars = NULL;
+  npars = cappars = 0;
+  ot_u64map_free(&par_index);
+  ot_u64map_free(&untied);
+  lost_total = records_total = 0;
+}

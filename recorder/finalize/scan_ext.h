@@ -1,0 +1,27 @@
+/* Scan results beyond scan.h, for the writer itself (finalize/scan.c and
+ * finalize/teams.c). */
+#ifndef OMPTRACE_SCAN_EXT_H
+#define OMPTRACE_SCAN_EXT_H
+
+#include "finalize/scan.h"
+#include <otf2/otf2.h>
+#include <stdint.h>
+
+uint64_t ot_scan_parallel_count(void);
+int64_t ot_scan_parallel_index(uint64_t id); /* -1 if unknown */
+const ot_parallel_info *ot_scan_parallel_at(uint64_t index);
+/* Team members by index in team (UINT32_MAX where none was seen). */
+const uint32_t *ot_scan_members(uint64_t index, uint32_t *n);
+int ot_scan_task_untied(uint64_t task_id);
+uint64_t ot_scan_lost(void); /* records dropped, from OT_LOST records */
+uint64_t ot_scan_records(void);
+void ot_scan_free(void);
+
+/* Teams (finalize/teams.c): one Comm per distinct (members, parent team). */
+int ot_teams_build(void);                         /* after ot_scan_run; 0 on success */
+OTF2_CommRef ot_teams_comm(uint64_t parallel_id); /* OTF2_UNDEFINED_COMM if unknown */
+/* Groups (COMM_LOCATIONS id 0, then one COMM_GROUP per team) and Comms. */
+OTF2_ErrorCode ot_teams_write(OTF2_GlobalDefWriter *w, uint32_t nlocations);
+void ot_teams_free(void);
+
+#endif

@@ -1,0 +1,10 @@
+# Finalize pipeline: raw records -> OTF2 archive.
+list(APPEND OT_RECORDER_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/defs.c
+  ${CMAKE_CURRENT_LIST_DIR}/intern.c
+  ${CMAKE_CURRENT_LIST_DIR}/out.c
+  ${CMAKE_CURRENT_LIST_DIR}/regions.c
+  ${CMAKE_CURRENT_LIST_DIR}/replay.c
+  ${CMAKE_CURRENT_LIST_DIR}/scan.c
+  ${CMAKE_CURRENT_LIST_DIR}/symbols.c
+  ${CMAKE_CURRENT_LIST_DIR}/teams.c)

@@ -1,0 +1,141 @@
+/* Sampler life cycle: one POSIX timer per OpenMP thread on CLOCK_MONOTONIC
+ * (wall clock, so waits are sampled too) that signals its own thread. */
+#define _GNU_SOURCE
+#include "services/sampler.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "services/sampler_buf.h"
+#include "services/sampler_signal.h"
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+/* Virtual size per buffer; pages are touched only as samples arrive. */
+#define OT_SAMPLE_BUF_BYTES (32u << 20)
+#define OT_CONTEXT_BUF_BYTES (16u << 20)
+#define OT_CONTEXT_BUF_EAGER_BYTES (256u << 20) /* a capture per fork and task */
+
+static int enabled, stopped;
+static uint64_t period_ns;
+
+int ot_sampler_enabled(void) {
+  return enabled;
+}
+uint64_t ot_sampler_period_ns(void) {
+  return period_ns;
+}
+
+/* exit() runs the program's atexit handlers, then destructors (for
+ * example a leak checker walking the loaded objects under the loader
+ * lock), and only then the tool's finalize. Samples stop at the first
+ * atexit handler the tool registered, before those destructors. */
+static void stop_at_exit(void) {
+  ot_sampler_stop();
+}
+
+void ot_sampler_init(void) {
+  if (ot_cfg.sampling_ns == 0)
+    return;
+  period_ns = ot_cfg.sampling_ns;
+  ot_capture_init();
+  if (ot_sampler_signal_install() != 0) {
+    ot_warn("sampling off: cannot install the SIGPROF handler");
+    return;
+  }
+  enabled = 1;
+  atexit(stop_at_exit);
+}
+
+static int map_buf(ot_cap_buf *b, size_t bytes) {
+  void *p =
+      mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return -1;
+  b->base = p;
+  b->cap = bytes;
+  b->used = 0;
+  return 0;
+}
+
+static void stack_bounds(ot_sampler_thread *st) {
+  pthread_attr_t attr;
+  void *addr = NULL;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+  }
+  st->stack_lo = (uintptr_t)addr;
+  st->stack_hi = (uintptr_t)addr + size;
+}
+
+void ot_sampler_thread_begin(ot_thread *t) {
+  if (!enabled || stopped || t->sampler)
+    return;
+  ot_sampler_signal_reassert();
+  ot_sampler_thread *st = calloc(1, sizeof *st);
+  if (!st)
+    return;
+  st->thread = t;
+  stack_bounds(st);
+  if (map_buf(&st->samples, OT_SAMPLE_BUF_BYTES) != 0 ||
+      map_buf(&st->contexts, ot_cfg.sample_contexts == 1 ? OT_CONTEXT_BUF_EAGER_BYTES
+                                                         : OT_CONTEXT_BUF_BYTES) != 0) {
+    ot_warn("sampling off on thread %u: cannot map its sample buffer", t->loc);
+    t->sampler = st; /* kept so finalize sees the thread; buffers stay empty */
+    return;
+  }
+  ot_capture_warm_up(); /* this thread's libunwind cache, outside the handler */
+  t->sampler = st;
+
+  struct sigevent sev = {0};
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = OT_SAMPLER_SIGNAL;
+  sev.sigev_value.sival_ptr = st;
+  sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
+  if (timer_create(CLOCK_MONOTONIC, &sev, &st->timer) != 0) {
+    ot_warn("sampling off on thread %u: timer_create failed", t->loc);
+    return;
+  }
+  st->has_timer = 1;
+  st->active = 1;
+  struct itimerspec its = {0};
+  its.it_interval.tv_sec = (time_t)(period_ns / 1000000000u);
+  its.it_interval.tv_nsec = (long)(period_ns % 1000000000u);
+  its.it_value = its.it_interval;
+  timer_settime(st->timer, 0, &its, NULL);
+}
+
+static void disarm(ot_sampler_thread *st) {
+  st->active = 0;
+  if (st->has_timer) {
+    timer_delete(st->timer);
+    st->has_timer = 0;
+  }
+}
+
+void ot_sampler_thread_end(ot_thread *t) {
+  if (t->sampler)
+    disarm(t->sampler);
+}
+
+void ot_sampler_stop(void) {
+  if (!enabled || stopped)
+    return;
+  stopped = 1;
+  uint32_t n = ot_thread_count();
+  for (uint32_t i = 0; i < n; i++) {
+    ot_thread *t = ot_thread_get(i);
+    if (t && t->sampler)
+      disarm(t->sampler);
+  }
+  ot_sampler_signal_restore();
+}

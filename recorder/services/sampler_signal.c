@@ -1,0 +1,124 @@
+/* SIGPROF handler: takes one sample on the interrupted thread, or passes
+ * the signal on to the handler the program installed before us. */
+#include "services/sampler_signal.h"
+#include "buffer/record.h"
+#include "core/clock.h"
+#include "core/thread.h"
+#include "services/sampler_buf.h"
+#include "services/sampler_ompt.h"
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+
+/* The program's handler. Two slots and an atomic index, so a handler
+ * running on another thread never reads a half-written action. */
+static struct sigaction old_actions[2];
+static atomic_int old_slot;
+static int installed;
+
+static void chain(int sig, siginfo_t *si, void *uc) {
+  const struct sigaction *old = &old_actions[atomic_load(&old_slot)];
+  if (old->sa_flags & SA_SIGINFO) {
+    if (old->sa_sigaction)
+      old->sa_sigaction(sig, si, uc);
+  } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+    old->sa_handler(sig);
+  }
+  /* SIG_DFL would terminate the process: a stray profiling signal that
+   * is not ours is dropped instead. */
+}
+
+/* Flags every enclosing parallel region as sampled, so its master captures
+ * the fork context at parallel_end (record.h, OT_PARALLEL_SAMPLED_BIT). */
+static void mark_regions(void) {
+  if (!ot_smp_get_parallel_info)
+    return;
+  for (int level = 0; level < OT_CAP_MAX_LEVELS; level++) {
+    ompt_data_t *pd = NULL;
+    int size = 0;
+    if (ot_smp_get_parallel_info(level, &pd, &size) != 2)
+      break;
+    if ((uintptr_t)pd < 65536 || ((uintptr_t)pd & 7)) /* see sampler_capture.c */
+      continue;
+    uint64_t v = __atomic_load_n(&pd->value, __ATOMIC_RELAXED);
+    if (v != 0 && !(v & OT_PARALLEL_SAMPLED_BIT))
+      __atomic_fetch_or(&pd->value, OT_PARALLEL_SAMPLED_BIT, __ATOMIC_RELAXED);
+  }
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc) {
+  int saved_errno = errno;
+  ot_thread *t = ot_self;
+  ot_sampler_thread *st = t ? (ot_sampler_thread *)t->sampler : NULL;
+  /* Ours only when one of our timers sent it to its own thread. */
+  if (!st || si->si_code != SI_TIMER || si->si_value.sival_ptr != st) {
+    chain(sig, si, uc);
+    errno = saved_errno;
+    return;
+  }
+  if (!st->active || !atomic_load_explicit(&ot_recording, memory_order_relaxed)) {
+    errno = saved_errno;
+    return;
+  }
+  if (st->busy) {
+    st->busy_skips++;
+    errno = saved_errno;
+    return;
+  }
+  st->busy = 1;
+  atomic_signal_fence(memory_order_seq_cst);
+  ot_capture *c = ot_capture_take(st, &st->samples, uc, OT_CAP_SAMPLE);
+  if (c) {
+    st->samples.used += c->size;
+    st->taken++;
+    mark_regions();
+    st->sample_ticks += ot_clock_now() - c->ts;
+  } else {
+    st->full++;
+  }
+  atomic_signal_fence(memory_order_seq_cst);
+  st->busy = 0;
+  errno = saved_errno;
+}
+
+int ot_sampler_signal_install(void) {
+  struct sigaction sa, prev;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(OT_SAMPLER_SIGNAL, &sa, &prev) != 0)
+    return -1;
+  int next = !atomic_load(&old_slot);
+  old_actions[next] = prev;
+  atomic_store(&old_slot, next);
+  installed = 1;
+  return 0;
+}
+
+int ot_sampler_signal_reassert(void) {
+  struct sigaction cur;
+  if (!installed || sigaction(OT_SAMPLER_SIGNAL, NULL, &cur) != 0)
+    return -1;
+  if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_signal)
+    return 0;
+  /* The program installed its own handler after the tool started (libomp
+   * may start the tool before main): take the signal back, pass the
+   * program's own signals on to its handler. Not thread-safe against a
+   * concurrent sigaction of the program; thread_begin calls are rare. */
+  return ot_sampler_signal_install();
+}
+
+void ot_sampler_signal_restore(void) {
+  if (!installed)
+    return;
+  struct sigaction cur;
+  if (sigaction(OT_SAMPLER_SIGNAL, NULL, &cur) == 0 && cur.sa_sigaction != on_signal)
+    return; /* the program replaced our handler: leave its choice alone */
+  struct sigaction back = old_actions[atomic_load(&old_slot)];
+  if (!(back.sa_flags & SA_SIGINFO) && back.sa_handler == SIG_DFL)
+    back.sa_handler = SIG_IGN;
+  sigaction(OT_SAMPLER_SIGNAL, &back, NULL);
+  installed = 0;
+}

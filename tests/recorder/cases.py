@@ -1,0 +1,332 @@
+"""Exact expectations per test program, derived from the program's OpenMP
+semantics (tests/recorder/progs/*.c). `m` maps marker names of the
+program's `/* @name */` comments to source lines.
+
+Conventions: `each=[...]` lists the non-zero per-location counts (which
+worker becomes which location is up to libomp); location 0 is the initial
+thread, so `loc0=` pins what the master does."""
+
+import collections
+
+from otcheck import REGION_NAME
+
+
+def _fork_sizes(t, loc):
+    return [e.number_of_requested_threads for e in t.events[loc]
+            if type(e).__name__ == "ThreadFork"]
+
+
+def _lock_counts(t):
+    c = collections.Counter()
+    for l in t.locs:
+        for e in t.events[l]:
+            if type(e).__name__ == "ThreadAcquireLock":
+                c[e.lock_id] += 1
+    return sorted(c.values())
+
+
+def _barrier_pair(t, construct, line, each):
+    t.expect_enters(construct, line, each=each)
+    t.expect_enters(construct + " wait", line, each=each)
+
+
+def check_parallel(t, m):
+    t.expect("locations", len(t.locs), 4)
+    t.expect_kind("ThreadFork", each=[6, 1], loc0=6)
+    t.expect_kind("ThreadJoin", each=[6, 1], loc0=6)
+    t.expect("fork sizes on location 0", _fork_sizes(t, 0), [2, 2, 1, 3, 4, 2])
+    t.expect_kind("ThreadTeamBegin", total=2 + 4 + 1 + 3 + 4 + 2)
+    t.expect_kind("ThreadTeamEnd", total=16)
+    expected = {"outer": [1, 1], "inner": [1, 1, 1, 1], "serial": [1], "three": [1, 1, 1],
+                "four": [1, 1, 1, 1], "two": [1, 1]}
+    for name, each in expected.items():
+        t.expect_enters("parallel", m[name], each=each, loc0=1)
+        if name == "serial":  # a serialized region has no barrier
+            _barrier_pair(t, "implicit barrier", m[name], [])
+        else:
+            _barrier_pair(t, "implicit barrier", m[name], each)
+    sizes = {"outer": [2], "inner": [2, 2], "serial": [1], "three": [3], "four": [4], "two": [2]}
+    for name, want in sizes.items():
+        t.expect("team sizes at @%s" % name, t.team_sizes(m[name]), want)
+    outer = t.team_comm(m["outer"])
+    inner = t.team_comm(m["inner"])
+    t.expect("distinct inner teams", len(inner), 2)
+    for c in outer:
+        t.expect("parent of the outer team", c.parent, None)
+    for c in inner:
+        t.expect("parent of inner team %r" % c.name, c.parent in outer, True)
+
+
+def check_loop(t, m):
+    t.expect("locations", len(t.locs), 2)
+    t.expect_enters("parallel", m["par"], each=[1, 1])
+    for name in ("static", "dynamic", "nowait"):
+        t.expect_enters("loop", m[name], each=[1, 1])
+    _barrier_pair(t, "implicit barrier", m["static"], [1, 1])
+    _barrier_pair(t, "implicit barrier", m["dynamic"], [1, 1])
+    _barrier_pair(t, "implicit barrier", m["nowait"], [])
+    _barrier_pair(t, "implicit barrier", m["par"], [1, 1])
+    t.expect_enters("implicit barrier", None, each=[3, 3])
+
+
+def check_sections(t, m):
+    t.expect_enters("parallel", m["par"], each=[1, 1])
+    t.expect_enters("sections", m["sections"], each=[1, 1])
+    _barrier_pair(t, "implicit barrier", m["sections"], [1, 1])
+    _barrier_pair(t, "implicit barrier", m["par"], [1, 1])
+    t.expect_enters("implicit barrier", None, each=[2, 2])
+
+
+def check_single(t, m):
+    t.expect_enters("single", m["single"], each=[1, 1])
+    t.expect_enters("single sblock", m["single"], each=[1])
+    _barrier_pair(t, "implicit barrier", m["single"], [1, 1])
+    t.expect_enters("single", m["nowait"], each=[1, 1])
+    t.expect_enters("single sblock", m["nowait"], each=[1])
+    _barrier_pair(t, "implicit barrier", m["nowait"], [])
+    _barrier_pair(t, "implicit barrier", m["par"], [1, 1])
+
+
+def check_masked(t, m):
+    t.expect_enters("masked", m["master"], loc0=1, total=1)
+    t.expect_enters("masked", m["masked"], loc0=1, total=1)
+    t.expect_enters("masked", m["filter"], loc0=0, total=1)
+    t.expect_enters("masked", None, each=[2, 1])
+
+
+def check_barrier(t, m):
+    t.expect("locations", len(t.locs), 3)
+    _barrier_pair(t, "barrier", m["first"], [1, 1, 1])
+    _barrier_pair(t, "barrier", m["second"], [1, 1, 1])
+    _barrier_pair(t, "barrier", m["loop"], [3, 3, 3])
+    _barrier_pair(t, "implicit barrier", m["par"], [1, 1, 1])
+    t.expect_enters("barrier", None, each=[5, 5, 5])
+
+
+def check_flush(t, m):
+    t.expect_enters("flush", m["flush"], each=[1, 1])
+    t.expect_enters("flush", m["list"], each=[3, 3])
+
+
+# Creation order of the 17 tasks in tasks.c: marker of each generation.
+TASK_SITES = (["plain"] * 4 + ["grouped"] * 3 + ["dep_out"] + ["dep_in"] * 2 + ["dep_inout"] +
+              ["untied"] + ["undeferred"] + ["taskloop"] * 4)
+
+
+def check_tasks(t, m):
+    n = len(TASK_SITES)
+    t.expect_kind("ThreadTaskCreate", each=[n], total=n)
+    t.expect_kind("ThreadTaskComplete", total=n)
+    t.expect_enters("task create", None, each=[n])
+    for site, count in collections.Counter(TASK_SITES).items():
+        t.expect_enters("task create", m[site], total=count)
+        if site != "untied":
+            t.expect_enters("task", m[site], total=count)
+    t.expect_enters("task", None, total=n - 1)
+    t.expect_enters("single", m["single"], each=[1, 1])
+    t.expect_enters("single sblock", m["single"], each=[1])
+    t.expect_enters("taskwait", m["taskwait"], each=[1])
+    t.expect_enters("taskwait", m["taskwait2"], each=[1])
+    t.expect_enters("taskgroup", m["taskgroup"], each=[1])
+    t.expect_enters("taskgroup", m["taskloop"], each=[1])  # taskloop's implicit taskgroup
+    t.expect_enters("taskloop", m["taskloop"], each=[1])
+    _check_task_sites(t, m)
+    _check_dependences(t, m)
+
+
+def _check_task_sites(t, m):
+    """Every switch to generation g enters the task region of g's pragma; an
+    untied task may run in several pieces, each a switch + Enter."""
+    creator = [l for l in t.locs if t.kind_count("ThreadTaskCreate", l)]
+    if len(creator) != 1:
+        return
+    creator = creator[0]
+    pieces = collections.Counter()
+    for l in t.locs:
+        evs = t.events[l]
+        for i, e in enumerate(evs):
+            if type(e).__name__ != "ThreadTaskSwitch" or e.generation_number == 0:
+                continue
+            g = e.generation_number
+            if e.creating_thread != creator or not 1 <= g <= len(TASK_SITES):
+                t.fail("switch to unexpected task (%d, %d)" % (e.creating_thread, g))
+                continue
+            nxt = t._next(evs, i)
+            rm = REGION_NAME.match(nxt.region.name) if nxt is not None and \
+                type(nxt).__name__ == "Enter" else None
+            site = TASK_SITES[g - 1]
+            want = "untied task" if site == "untied" else "task"
+            if not rm or rm.group("construct") != want or int(rm.group("line")) != m[site]:
+                t.fail("task %d (@%s) runs as %r" % (g, site, nxt.region.name if nxt else None))
+            pieces[site] += 1
+    t.expect_enters("untied task", m["untied"], total=pieces["untied"])
+    if pieces["untied"] < 1:
+        t.fail("the untied task never ran")
+    params = collections.Counter()
+    for l in t.locs:
+        for e in t.events[l]:
+            if type(e).__name__ == "ParameterUnsignedInt":
+                params[e.parameter.name] += 1
+    # libomp reports depend(out) as inout.
+    t.expect("dependence parameters", dict(params), {"omp depend(inout)": 2, "omp depend(in)": 2})
+
+
+def _check_dependences(t, m):
+    def spans(site):
+        return sorted(s for l in t.locs for s in t.spans(l, "task", m[site]))
+
+    out, ins, inout = spans("dep_out"), spans("dep_in"), spans("dep_inout")
+    if len(out) != 1 or len(ins) != 2 or len(inout) != 1:
+        return  # counted above
+    for s in ins:
+        if s[0] < out[0][1]:
+            t.fail("depend(in) task starts at %d before depend(out) task ends at %d" % (
+                s[0], out[0][1]))
+        if inout[0][0] < s[1]:
+            t.fail("depend(inout) task starts at %d before depend(in) task ends at %d" % (
+                inout[0][0], s[1]))
+
+
+def check_critical(t, m):
+    for name, n in (("unnamed", 10), ("named", 5)):
+        t.expect_enters("critical", m[name], each=[n, n])
+        t.expect_enters("critical wait", m[name], each=[n, n])
+        t.expect_enters("critical sblock", m[name], each=[n, n])
+    t.expect_kind("ThreadAcquireLock", each=[15, 15])
+    t.expect_kind("ThreadReleaseLock", each=[15, 15])
+    t.expect("acquisitions per lock", _lock_counts(t), [10, 20])
+
+
+def check_locks(t, m):
+    t.expect_enters("omp_set_lock", m["set"], each=[5, 5])
+    t.expect_enters("omp_set_nest_lock", m["nest_outer"], each=[3, 3])
+    # Every omp_set_nest_lock call is a region; nested re-acquisitions
+    # write no lock records.
+    t.expect_enters("omp_set_nest_lock", m["nest_inner"], each=[3, 3])
+    t.expect_enters("omp_set_lock", m["hold"], loc0=1, total=1)
+    t.expect_enters("omp_set_lock", m["test_fail"], loc0=0, total=1)
+    t.expect_enters("omp_set_lock", m["test_ok"], loc0=0, total=1)
+    t.expect_enters("lock wait", None, total=10 + 6 + 6 + 3)
+    for b in ("b1", "b2", "b3"):
+        _barrier_pair(t, "barrier", m[b], [1, 1])
+    # loc0: 5 set + hold + 3 nest; worker: 5 set + test_ok + 3 nest.
+    t.expect_kind("ThreadAcquireLock", each=[9, 9], loc0=9)
+    t.expect_kind("ThreadReleaseLock", each=[9, 9], loc0=9)
+    t.expect("acquisitions per lock", _lock_counts(t), [6, 12])
+
+
+def check_ordered(t, m):
+    t.expect_enters("loop", m["loop"], each=[1, 1])
+    t.expect_enters("ordered", m["ordered"], each=[4, 4])
+    t.expect_enters("ordered wait", m["ordered"], each=[4, 4])
+    t.expect_enters("ordered sblock", m["ordered"], each=[4, 4])
+    t.expect_kind("ThreadAcquireLock", each=[4, 4])
+    t.expect("acquisitions per lock", _lock_counts(t), [8])
+    # schedule(static, 1): iteration i runs on thread i % 2, in order.
+    owners = sorted((e.acquisition_order, l) for l in t.locs for e in t.events[l]
+                    if type(e).__name__ == "ThreadAcquireLock")
+    got = [l == 0 for _, l in owners]
+    t.expect("ordered blocks on location 0 by acquisition order", got,
+             [i % 2 == 0 for i in range(8)])
+
+
+def check_reduction(t, m):
+    t.expect_enters("reduction", m["par"], each=[1, 1])
+    t.expect_enters("reduction", m["par2"], each=[1, 1])
+    t.expect_enters("loop", m["loop"], each=[1, 1])
+
+
+def check_cancel(t, m):
+    t.expect_enters("cancel parallel activated", m["cancel_par"], each=[1, 1])
+    t.expect_enters("cancel loop activated", m["cancel_for"], each=[1, 1])
+    t.expect_enters("loop", m["loop"], each=[1, 1])
+    t.expect_enters("parallel", m["par"], each=[1, 1])
+    t.expect_enters("parallel", m["par2"], each=[1, 1])
+
+
+def check_exit_inside(t, m):
+    t.expect_enters("parallel", m["par"], each=[1, 1])
+    _barrier_pair(t, "barrier", m["barrier"], [1, 1])
+    t.expect_kind("ThreadFork", each=[1], loc0=1)
+    t.expect_kind("ThreadTeamBegin", each=[1, 1])
+
+
+def check_serial_gap(t, m):
+    t.expect("locations", len(t.locs), 2)
+    for name in ("first", "second"):
+        t.expect_enters("parallel", m[name], each=[1, 1], loc0=1)
+    joins = [e.time for e in t.events[0] if type(e).__name__ == "ThreadJoin"]
+    forks = [e.time for e in t.events[0] if type(e).__name__ == "ThreadFork"]
+    if len(joins) != 2 or len(forks) != 2:
+        return
+    gap = forks[1] - joins[0]
+    if gap < 200 * 10**6:
+        t.fail("serial gap on the master is %d ns, the program sleeps 200 ms" % gap)
+    worker_wait = sum(b - a for s in t.spans(1, "implicit barrier wait", m["first"]) for a, b in [s])
+    if worker_wait > 50 * 10**6:
+        t.fail("the worker's end barrier of @first waits %d ns: the serial gap leaked in" %
+               worker_wait)
+    for a, b in t.spans(1, "parallel", m["first"]):
+        if b > joins[0]:
+            t.fail("the worker leaves @first at %d, after the master's join at %d" % (b, joins[0]))
+
+
+def check_app(t, m):
+    t.expect_enters("parallel", m["par"], each=[1, 1])
+
+
+def check_spill(t, m):
+    t.expect_enters("parallel", m["par"], each=[200, 200])
+    t.expect_enters("critical", m["critical"], each=[200 * 100, 200 * 100])
+    t.expect_enters("barrier", m["barrier"], each=[200, 200])
+
+
+def check_gcc_parallel(t, m):
+    t.expect_enters("parallel", m["first"], each=[1, 1], loc0=1)
+    t.expect_enters("parallel", m["second"], each=[1, 1], loc0=1)
+    t.expect_kind("ThreadFork", each=[2], loc0=2)
+
+
+def check_nested_tasks(t, m):
+    # Team of one: each child runs at its creation, so the parent runs in
+    # three pieces (start, after child 1, after child 2).
+    t.expect_enters("task", m["solo_parent"], total=3)
+    t.expect_enters("task create", m["solo_parent"], total=1)
+    t.expect_enters("taskwait", m["solo_wait"], total=1)
+    t.expect_enters("task create", m["team_parent"], total=2)
+    t.expect_enters("task create", m["child"], total=6)
+    t.expect_enters("task", m["child"], total=6)
+    t.expect_kind("ThreadTaskCreate", total=9)
+    t.expect_kind("ThreadTaskComplete", total=9)
+    # Each parent task enters its taskwait at least once; re-entries after
+    # a suspension are checked by check_generic.
+    pieces = sum(len(t.spans(l, "task", m["team_parent"])) for l in t.locs)
+    if pieces < 2:
+        t.fail("team parents ran in %d pieces, expected at least 2" % pieces)
+    waits = sum(len(t.spans(l, "taskwait", m["wait"])) for l in t.locs)
+    if waits < 3:
+        t.fail("taskwait @wait entered %d times, expected at least 3" % waits)
+
+
+# name -> (check, environment, exit status, complete)
+CASES = {
+    "parallel": (check_parallel, {}, 0, True),
+    "loop": (check_loop, {}, 0, True),
+    "sections": (check_sections, {}, 0, True),
+    "single": (check_single, {}, 0, True),
+    "masked": (check_masked, {}, 0, True),
+    "barrier": (check_barrier, {}, 0, True),
+    "flush": (check_flush, {}, 0, True),
+    "tasks": (check_tasks, {}, 0, True),
+    "nested_tasks": (check_nested_tasks, {}, 0, True),
+    "critical": (check_critical, {}, 0, True),
+    "locks": (check_locks, {}, 0, True),
+    "ordered": (check_ordered, {}, 0, True),
+    "reduction": (check_reduction, {"KMP_FORCE_REDUCTION": "critical"}, 0, True),
+    "cancel": (check_cancel, {"OMP_CANCELLATION": "true"}, 0, True),
+    "exit_inside": (check_exit_inside, {}, 3, False),
+    "serial_gap": (check_serial_gap, {}, 0, True),
+    "app": (check_app, {}, 0, True),
+    "spill": (check_spill, {}, 0, True),
+    "gcc_parallel": (check_gcc_parallel, {}, 0, True),
+}

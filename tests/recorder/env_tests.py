@@ -1,0 +1,324 @@
+#!/usr/bin/python3
+"""Environment and bad-input tests of the recorder: bad OMPTRACE_* values,
+unwritable and full output locations, OMPTRACE_QUIET, default archive
+names, spilling with a tiny buffer and OMPTRACE_EVENTS subsets.
+
+usage: env_tests.py --lib L --bin DIR --src DIR --work DIR TEST [ARG...]
+Exit status 77 means skipped (with the reason printed)."""
+
+import argparse
+import collections
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402
+import otcheck  # noqa: E402
+
+SKIP = 77
+A = None  # parsed arguments
+problems = []
+
+
+def fail(msg):
+    problems.append(msg)
+
+
+def prog(name):
+    return os.path.join(A.bin, "rec_" + name)
+
+
+def source(name):
+    return os.path.join(A.src, name + ".c")
+
+
+def run(name, env_extra, out=None, args=(), cwd=None, traced=True):
+    env = dict(os.environ)
+    env.pop("OMPTRACE_OUTPUT", None)
+    env.pop("OMPTRACE_QUIET", None)
+    if traced:
+        env["OMP_TOOL_LIBRARIES"] = A.lib
+    else:
+        env["OMP_TOOL"] = "disabled"
+    if out is not None:
+        env["OMPTRACE_OUTPUT"] = out
+    env.update(env_extra)
+    p = subprocess.Popen([prog(name)] + list(args), env=env, cwd=cwd or A.work,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    stdout, stderr = p.communicate(timeout=300)
+    sys.stdout.write("--- %s %s stderr ---\n%s" % (
+        name, " ".join("%s=%s" % kv for kv in sorted(env_extra.items())), stderr))
+    return p.returncode, stdout, stderr, p.pid
+
+
+def fresh(name):
+    path = os.path.join(A.work, name)
+    shutil.rmtree(path, ignore_errors=True)
+    return path
+
+
+def load(out, name, complete=True):
+    """Reads and fully checks an archive; returns the Trace or None."""
+    anchor = os.path.join(out, "traces.otf2")
+    if not os.path.exists(anchor):
+        fail("no archive at %s" % anchor)
+        return None
+    try:
+        t = otcheck.Trace(anchor)
+    except Exception as e:
+        fail("reading %s failed: %s" % (anchor, e))
+        return None
+    otcheck.check_generic(t, source=source(name), program="rec_" + name, complete=complete)
+    otcheck.check_with_otf2_print(t)
+    cases.CASES[name][0](t, otcheck.markers(source(name)))
+    for f in t.failures:
+        fail("%s: %s" % (out, f))
+    return t
+
+
+def expect_app_intact(rc, stdout, status=0):
+    if rc != status:
+        fail("application exit status %d, expected %d" % (rc, status))
+    if stdout != "app output 42\n":
+        fail("application stdout changed: %r" % stdout)
+
+
+# ---- tests -------------------------------------------------------------------
+
+
+def t_bad_value(var, value):
+    """A bad value: exactly one stderr line, naming the variable; the program
+    runs normally and the archive is valid."""
+    out = fresh("bad-%s" % var.lower())
+    rc, stdout, stderr, _ = run("app", {var: value, "OMPTRACE_QUIET": "1"}, out)
+    expect_app_intact(rc, stdout)
+    lines = stderr.splitlines()
+    if len(lines) != 1 or var not in lines[0]:
+        fail("%s=%r: expected one stderr line naming %s, got %r" % (var, value, var, lines))
+    load(out, "app")
+
+
+def t_unwritable(path):
+    """An output directory that cannot be created: one error line naming it,
+    the application's output and exit status untouched."""
+    for status in ("0", "5"):
+        rc, stdout, stderr, _ = run("app", {"OMPTRACE_QUIET": "1"}, path, args=[status])
+        expect_app_intact(rc, stdout, int(status))
+        lines = stderr.splitlines()
+        if len(lines) != 1 or not lines[0].startswith("omptrace: ") or path not in lines[0]:
+            fail("OMPTRACE_OUTPUT=%s: expected one 'omptrace: ' line naming the path, got %r" %
+                 (path, lines))
+
+
+def t_quiet():
+    rc, stdout, stderr, _ = run("app", {}, fresh("loud"))
+    expect_app_intact(rc, stdout)
+    lines = stderr.splitlines()
+    if not lines or not all(l.startswith("omptrace: ") for l in lines):
+        fail("without OMPTRACE_QUIET expected start/exit lines, got %r" % lines)
+    rc, stdout, stderr, _ = run("app", {"OMPTRACE_QUIET": "1"}, fresh("quiet"))
+    expect_app_intact(rc, stdout)
+    if stderr:
+        fail("OMPTRACE_QUIET=1 still printed %r" % stderr)
+    load(os.path.join(A.work, "quiet"), "app")
+
+
+def digest(path):
+    h = hashlib.sha256()
+    for root, dirs, files in sorted(os.walk(path)):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(root, f)
+            h.update(p[len(path):].encode())
+            with open(p, "rb") as fh:
+                h.update(fh.read())
+    return h.hexdigest()
+
+
+def t_default_dir():
+    """Default name omptrace-<prog>-<YYYYmmdd>-<HHMMSS>-<pid>; an existing
+    archive is never overwritten (the next run goes to <dir>.1)."""
+    cwd = fresh("default-dir")
+    os.makedirs(cwd)
+    made = []
+    for _ in range(2):
+        rc, stdout, _, pid = run("app", {"OMPTRACE_QUIET": "1"}, cwd=cwd)
+        expect_app_intact(rc, stdout)
+        pattern = re.compile(r"^omptrace-rec_app-\d{8}-\d{6}-%d$" % pid)
+        found = [d for d in os.listdir(cwd) if pattern.match(d)]
+        if len(found) != 1:
+            fail("no directory omptrace-rec_app-<date>-<time>-%d in %r" % (pid, os.listdir(cwd)))
+        else:
+            made.append(found[0])
+    if len(made) == 2 and len(set(os.listdir(cwd))) != 2:
+        fail("expected exactly two archives, found %r" % os.listdir(cwd))
+    for d in made:
+        load(os.path.join(cwd, d), "app")
+    if not made:
+        return
+    first = os.path.join(cwd, made[0])
+    before = digest(first)
+    for n in (1, 2):
+        rc, stdout, _, _ = run("app", {"OMPTRACE_QUIET": "1"}, first, cwd=cwd)
+        expect_app_intact(rc, stdout)
+        load("%s.%d" % (first, n), "app")
+    if digest(first) != before:
+        fail("the existing archive %s was modified" % first)
+
+
+def t_spill():
+    """A 64K buffer forces many hand-offs; the archive must hold exactly the
+    records of a run with a large buffer."""
+    small = load_run("spill", {"OMPTRACE_BUFFER_SIZE": "64K"}, "spill-small")
+    large = load_run("spill", {"OMPTRACE_BUFFER_SIZE": "256M"}, "spill-large")
+    if small is None or large is None:
+        return
+    if small.signature() != large.signature():
+        diff = []
+        for loc, (a, b) in enumerate(zip(small.signature(), large.signature())):
+            a, b = dict(a), dict(b)
+            diff += ["%s %s: %d vs %d" % (k[0], k[1], a.get(k, 0), b.get(k, 0))
+                     for k in sorted(set(a) | set(b)) if a.get(k, 0) != b.get(k, 0)]
+        fail("64K and 256M buffers give different records (per-location signatures in "
+             "sorted order): %s" % "; ".join(diff[:12]))
+    for out in ("spill-small", "spill-large"):
+        leftover = os.path.join(A.work, out, ".spill")
+        if os.path.exists(leftover) and os.listdir(leftover):
+            fail("spill files left in %s" % leftover)
+
+
+def load_run(name, env, outname, status=0):
+    out = fresh(outname)
+    rc, stdout, _, _ = run(name, dict(env, OMPTRACE_QUIET="1"), out)
+    ref = run(name, dict(env), traced=False)
+    if rc != status or stdout != ref[1]:
+        fail("%s: exit %d, stdout %r (untraced %r)" % (name, rc, stdout, ref[1]))
+    return load(out, name)
+
+
+def t_full_disk():
+    mnt = fresh("full-disk")
+    os.makedirs(mnt)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if p.returncode != 0:
+        print("SKIP: cannot mount a small tmpfs here: %s" % p.stdout.strip())
+        return SKIP
+    try:
+        out = os.path.join(mnt, "archive")
+        rc, stdout, stderr, _ = run("spill", {"OMPTRACE_BUFFER_SIZE": "64K", "OMPTRACE_QUIET": "1"},
+                                    out)
+        ref = run("spill", {}, traced=False)
+        if rc != 0 or stdout != ref[1]:
+            fail("full disk: exit %d, stdout %r (untraced %r)" % (rc, stdout, ref[1]))
+        lines = stderr.splitlines()
+        if not lines or not all(l.startswith("omptrace: ") for l in lines):
+            fail("full disk: expected 'omptrace: ' error lines, got %r" % lines)
+        elif not any("space" in l.lower() for l in lines):
+            fail("full disk: no line says the device is full: %r" % lines)
+        if len(lines) > 3:
+            fail("full disk: %d stderr lines, expected a short clear error" % len(lines))
+    finally:
+        subprocess.run(["umount", mnt])
+    return 0
+
+
+# Event group of each record kind and region construct (OMPTRACE_EVENTS).
+KIND_GROUP = {"ThreadTaskCreate": "tasks", "ThreadTaskSwitch": "tasks",
+              "ThreadTaskComplete": "tasks", "ParameterUnsignedInt": "tasks",
+              "ThreadAcquireLock": "mutex", "ThreadReleaseLock": "mutex"}
+CONSTRUCT_GROUP = {
+    "implicit barrier": "sync", "barrier": "sync", "implementation barrier": "sync",
+    "taskwait": "sync", "taskgroup": "sync", "task create": "tasks", "task": "tasks",
+    "untied task": "tasks", "omp_set_lock": "mutex", "omp_set_nest_lock": "mutex",
+    "lock wait": "mutex", "critical": "mutex", "critical sblock": "mutex", "ordered": "mutex",
+    "ordered sblock": "mutex", "loop": "work", "taskloop": "work", "sections": "work",
+    "single": "work", "single sblock": "work", "masked": "masked", "reduction": "reduction",
+    "flush": "flush", "parallel": "parallel"}
+
+
+def group_of(key):
+    kind, region = key
+    if kind in ("Enter", "Leave"):
+        c = region
+        if c.startswith("cancel "):
+            return "cancel"
+        if c.endswith(" wait") and c not in CONSTRUCT_GROUP:
+            c = c[:-5]
+        return CONSTRUCT_GROUP.get(c, "?")
+    return KIND_GROUP.get(kind, "parallel")
+
+
+def totals(t):
+    """Record counts by (kind, construct). Lines are left out: a construct
+    whose codeptr lies in libomp (taskloop) is named after the enclosing
+    recorded construct, which depends on the groups recorded."""
+    c = collections.Counter()
+    for l in t.locs:
+        for e in t.events[l]:
+            k = type(e).__name__
+            c[(k, otcheck.construct_of(e.region) if k in ("Enter", "Leave") else "")] += 1
+    return c
+
+
+def t_events(name, groups):
+    """OMPTRACE_EVENTS=<groups> keeps exactly the records of those groups
+    (parallel always) with the counts of a full run."""
+    full = load_run(name, {}, "events-%s-all-for-%s" % (name, groups.replace(",", "+")))
+    sub_out = fresh("events-%s-%s" % (name, groups.replace(",", "+")))
+    rc, stdout, _, _ = run(name, {"OMPTRACE_EVENTS": groups, "OMPTRACE_QUIET": "1"}, sub_out)
+    if rc != 0:
+        fail("OMPTRACE_EVENTS=%s: exit %d" % (groups, rc))
+    anchor = os.path.join(sub_out, "traces.otf2")
+    if full is None or not os.path.exists(anchor):
+        fail("missing archive")
+        return
+    sub = otcheck.Trace(anchor)
+    otcheck.check_generic(sub, source=source(name), program="rec_" + name)
+    otcheck.check_with_otf2_print(sub)
+    for f in sub.failures:
+        fail("%s: %s" % (sub_out, f))
+    keep = set(groups.split(",")) | {"parallel"}
+    # Task switches and untied task pieces vary between runs.
+    varying = lambda k: k[0] == "ThreadTaskSwitch" or k[1].startswith("untied task")
+    want = {k: v for k, v in totals(full).items() if group_of(k) in keep and not varying(k)}
+    got = {k: v for k, v in totals(sub).items() if not varying(k)}
+    if want != got:
+        keys = sorted(set(want) | set(got))
+        diff = ["%s %s: want %d got %d" % (k[0], k[1], want.get(k, 0), got.get(k, 0))
+                for k in keys if want.get(k, 0) != got.get(k, 0)]
+        fail("OMPTRACE_EVENTS=%s: %s" % (groups, "; ".join(diff[:12])))
+
+
+TESTS = {"bad_value": t_bad_value, "unwritable": t_unwritable, "quiet": t_quiet,
+         "default_dir": t_default_dir, "spill": t_spill, "full_disk": t_full_disk,
+         "events": t_events}
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("test", choices=sorted(TESTS))
+    ap.add_argument("args", nargs="*")
+    A = ap.parse_args()
+    os.makedirs(A.work, exist_ok=True)
+    rc = TESTS[A.test](*A.args)
+    if rc == SKIP:
+        return SKIP
+    for p in problems:
+        print("FAIL: " + p)
+    print("%s %s: %s" % (A.test, " ".join(A.args),
+                         "FAILED (%d problems)" % len(problems) if problems else "ok"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""Runs one test program under omptrace and checks its archive: the
+program's exit status and stdout must be those of an untraced run, the
+archive must satisfy every generic invariant (otcheck.check_generic), agree
+with otf2-print, and match the program's exact expectations (cases.py)."""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402
+import otcheck  # noqa: E402
+
+
+def run(cmd, env):
+    """(exit status, stdout, stderr, pid)."""
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         universal_newlines=True)
+    out, err = p.communicate(timeout=300)
+    return p.returncode, out, err, p.pid
+
+
+def traced_env(lib, out, extra):
+    env = dict(os.environ)
+    env.update(extra)
+    env["OMP_TOOL_LIBRARIES"] = lib
+    env["OMPTRACE_OUTPUT"] = out
+    return env
+
+
+def check_archive(anchor, source, case, program, complete, pid):
+    t = otcheck.Trace(anchor)
+    otcheck.check_generic(t, source=source, program=program, complete=complete, pid=pid)
+    otcheck.check_with_otf2_print(t)
+    check, _, _, _ = cases.CASES[case]
+    check(t, otcheck.markers(source))
+    return t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--out", required=True, help="archive directory (replaced)")
+    ap.add_argument("--case", required=True)
+    ap.add_argument("--ld-library-path", default=None)
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="extra environment for the traced run")
+    args = ap.parse_args()
+
+    _, extra, status, complete = cases.CASES[args.case]
+    extra = dict(extra)
+    if args.ld_library_path:
+        extra["LD_LIBRARY_PATH"] = args.ld_library_path
+    traced_extra = dict(extra, **dict(kv.split("=", 1) for kv in args.env))
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+
+    plain_env = dict(os.environ, OMP_TOOL="disabled", **extra)
+    p_status, p_out, _, _ = run([args.prog], plain_env)
+    status_, out, err, pid = run([args.prog], traced_env(args.lib, args.out, traced_extra))
+    sys.stdout.write("--- traced stderr ---\n" + err)
+
+    problems = []
+    if p_status != status:
+        problems.append("untraced run exited with %d, expected %d" % (p_status, status))
+    if status_ != status:
+        problems.append("traced run exited with %d, expected %d" % (status_, status))
+    if out != p_out:
+        problems.append("stdout differs: traced %r, untraced %r" % (out, p_out))
+    for line in err.splitlines():
+        if not line.startswith("omptrace: "):
+            problems.append("unexpected stderr line: %r" % line)
+    anchor = os.path.join(args.out, "traces.otf2")
+    if not os.path.exists(anchor):
+        problems.append("no archive at %s" % anchor)
+    else:
+        try:
+            t = check_archive(anchor, args.src, args.case, os.path.basename(args.prog), complete,
+                              pid)
+            print(otcheck.summary(t))
+            problems += t.failures
+        except Exception as e:  # unreadable archive
+            problems.append("reading %s failed: %s: %s" % (anchor, type(e).__name__, e))
+    for p in problems:
+        print("FAIL: " + p)
+    print("%s: %s" % (args.case, "FAILED (%d problems)" % len(problems) if problems else "ok"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+#!/usr/bin/python3
+"""Runs one sampling test program under the tool and checks the samples in
+its archive with an independent reader (python3-otf2).
+
+Every case checks the OTF2 sampling records in general (interrupt generator,
+time order per location, unwind distances as OTF2 defines them, plain
+Enter/Leave kept) and then the calling contexts the program's semantics
+imply. Expected source lines come from /* LINE_... */ markers in the
+program source."""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import otf2
+from otf2.events import CallingContextSample, Enter, Leave
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+def markers(src):
+    lines = {}
+    with open(src) as f:
+        for no, text in enumerate(f, 1):
+            for m in re.finditer(r"/\* (LINE_\w+) \*/", text):
+                lines[m.group(1)] = no
+    return lines
+
+
+class Node:
+    __slots__ = ("name", "file", "line")
+
+    def __init__(self, ctx):
+        self.name = ctx.region.name
+        scl = ctx.source_code_location
+        self.file = os.path.basename(scl.file) if scl is not None else None
+        self.line = scl.line_number if scl is not None else None
+
+    def __repr__(self):
+        return "%s[%s:%s]" % (self.name, self.file, self.line)
+
+
+def chain(ctx):
+    """Calling context ids and nodes, root first."""
+    ids, nodes = [], []
+    while ctx is not None:
+        ids.append(ctx)
+        nodes.append(Node(ctx))
+        ctx = ctx.parent
+    return ids[::-1], nodes[::-1]
+
+
+def read_archive(path, period_ns):
+    samples = {}  # location name -> list of node paths
+    enters = leaves = 0
+    with otf2.reader.open(path) as r:
+        clock = r.definitions.clock_properties
+        t_lo = clock.global_offset
+        t_hi = clock.global_offset + clock.trace_length
+        gens = list(r.definitions.interrupt_generators)
+        check(len(gens) == 1, "one interrupt generator (got %d)" % len(gens))
+        for g in gens:
+            check(str(g.interrupt_generator_mode).endswith("TIME"), "generator mode is TIME")
+            check(g.period == period_ns, "generator period %s == %d" % (g.period, period_ns))
+        last_time = {}
+        prev_ids = {}
+        for loc, ev in r.events:
+            if ev.time < last_time.get(loc, 0):
+                check(False, "time goes back on %s" % loc.name)
+            last_time[loc] = ev.time
+            if not (t_lo <= ev.time <= t_hi):
+                check(False, "event time outside the trace on %s" % loc.name)
+            if isinstance(ev, Enter):
+                enters += 1
+            elif isinstance(ev, Leave):
+                leaves += 1
+            if not isinstance(ev, CallingContextSample):
+                continue
+            ids, nodes = chain(ev.calling_context)
+            d = ev.unwind_distance
+            # OTF2: walking d-1 steps up from the sampled context reaches a
+            # node of the previous context (or the undefined root).
+            prev = prev_ids.get(loc, [])
+            if d < 1 or d > len(ids) + 1:
+                check(False, "unwind distance %d out of range for depth %d" % (d, len(ids)))
+            else:
+                k = len(ids) - (d - 1)  # nodes ids[0:k] are kept
+                kept = ids[k - 1] if k > 0 else None
+                ok = kept is None or (len(prev) >= k and prev[k - 1] is kept)
+                if not ok:
+                    check(False, "unwind distance %d on %s does not reach the previous context"
+                          % (d, loc.name))
+            prev_ids[loc] = ids
+            samples.setdefault(loc.name, []).append(nodes)
+    check(enters > 0 and enters == leaves, "plain Enter/Leave kept and balanced (%d/%d)"
+          % (enters, leaves))
+    return samples
+
+
+def names(path):
+    return [n.name for n in path]
+
+
+def is_work(path):
+    return not path[-1].name.startswith("<OMP-")
+
+
+def expect_path(path, spec):
+    """spec: list of (name, file, line or None)."""
+    if len(path) != len(spec):
+        return False
+    for n, (name, file, line) in zip(path, spec):
+        if n.name != name or (file and n.file != file) or (line is not None and n.line != line):
+            return False
+    return True
+
+
+def share(paths, pred):
+    return sum(1 for p in paths if pred(p)), len(paths)
+
+
+def case_callpath(samples, L, src):
+    f = os.path.basename(src)
+    spec = [("main", f, L["LINE_CALL_A"]), ("a", f, L["LINE_CALL_B"]),
+            ("b", f, L["LINE_PARALLEL"]),
+            ("parallel @ %s:%d" % (f, L["LINE_PARALLEL"]), f, L["LINE_CALL_HOT"]),
+            ("hot", f, None)]
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+    for loc, paths in sorted(samples.items()):
+        work = [p for p in paths if is_work(p)]
+        good, n = share(work, lambda p: expect_path(p, spec)
+                        and abs(p[-1].line - L["LINE_HOT"]) <= 2)
+        print("%s: %d of %d work samples on main > a > b > parallel > hot" % (loc, good, n))
+        check(n >= 50, "%s: at least 50 work samples (%d)" % (loc, n))
+        check(good >= 0.9 * n, "%s: >= 90%% of work samples on the expected path" % loc)
+
+
+def case_machine(samples, L, src):
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+    for loc, paths in sorted(samples.items()):
+        hot = [p for p in paths if p[-1].name == "hot"]
+        runtime = lambda p: any(n.name == "[OpenMP runtime]" or n.name.startswith("__kmp")
+                                for n in p)
+        outlined = lambda p: any(n.name.startswith(".omp_outlined") for n in p)
+        good, n = share(hot, lambda p: runtime(p) and outlined(p))
+        print("%s: %d of %d samples in hot show runtime and outlined frames" % (loc, good, n))
+        check(n >= 50, "%s: at least 50 samples in hot (%d)" % (loc, n))
+        check(good >= 0.9 * n, "%s: >= 90%% show the runtime's frames" % loc)
+        check(not any(n.name.startswith("<OMP-") for p in paths for n in p),
+              "%s: no pseudo frames in machine mode" % loc)
+
+
+def case_imbalance(samples, L, src):
+    f = os.path.basename(src)
+    spec = [("main", f, L["LINE_CALL_IMBALANCED"]), ("imbalanced", f, L["LINE_PARALLEL"]),
+            ("parallel @ %s:%d" % (f, L["LINE_PARALLEL"]), f, L["LINE_PARALLEL"]),
+            ("<OMP-implicit_barrier>", None, None)]
+    idle = samples.get("OpenMP thread 1", [])
+    good, n = share(idle, lambda p: expect_path(p, spec))
+    print("thread 1: %d of %d samples in <OMP-implicit_barrier> at the call site" % (good, n))
+    check(good >= 30, "thread 1: at least 30 barrier samples (%d)" % good)
+    check(good >= 0.8 * n, "thread 1: >= 80% of its samples in the region's barrier")
+
+
+def case_lock(samples, L, src):
+    f = os.path.basename(src)
+    spec = [("main", f, L["LINE_CALL_CONTENDED"]), ("contended", f, L["LINE_PARALLEL"]),
+            ("parallel @ %s:%d" % (f, L["LINE_PARALLEL"]), f, L["LINE_SET_LOCK"]),
+            ("<OMP-lock_wait>", None, None)]
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+    for loc, paths in sorted(samples.items()):
+        good, n = share(paths, lambda p: expect_path(p, spec))
+        print("%s: %d of %d samples in <OMP-lock_wait> at omp_set_lock" % (loc, good, n))
+        check(good >= 20, "%s: at least 20 lock-wait samples (%d)" % (loc, good))
+
+
+def case_nested(samples, L, src):
+    f = os.path.basename(src)
+    nest = [("main", f, L["LINE_CALL_OUTER"]), ("outer", f, L["LINE_OUTER_PARALLEL"]),
+            ("parallel @ %s:%d" % (f, L["LINE_OUTER_PARALLEL"]), f, L["LINE_CALL_INNER"]),
+            ("inner", f, L["LINE_INNER_PARALLEL"]),
+            ("parallel @ %s:%d" % (f, L["LINE_INNER_PARALLEL"]), f, L["LINE_CALL_LEAF"]),
+            ("leaf", f, None)]
+    task = [("main", f, L["LINE_CALL_TASKS"]), ("tasks", f, L["LINE_TASK_PARALLEL"]),
+            ("parallel @ %s:%d" % (f, L["LINE_TASK_PARALLEL"]), f, L["LINE_TASK"]),
+            ("task @ %s:%d" % (f, L["LINE_TASK"]), f, L["LINE_CALL_TASK_BODY"]),
+            ("task_body", f, None)]
+    all_paths = [p for ps in samples.values() for p in ps]
+    leaf = [p for p in all_paths if p[-1].name == "leaf"]
+    good, n = share(leaf, lambda p: expect_path(p, nest))
+    print("%d of %d samples in leaf() stitched through both forks" % (good, n))
+    check(n > 0 and good >= 0.9 * n, ">= 90% of leaf() samples on the nested path")
+    locs = [l for l, ps in samples.items() if sum(expect_path(p, nest) for p in ps) >= 20]
+    check(len(locs) == 4, "4 threads with >= 20 nested samples each (%s)" % locs)
+    body = [p for p in all_paths if p[-1].name == "task_body"]
+    good, n = share(body, lambda p: expect_path(p, task))
+    print("%d of %d samples in task_body() below their creation site" % (good, n))
+    check(n > 0 and good >= 0.9 * n, ">= 90% of task samples below the task's creation site")
+    locs = [l for l, ps in samples.items() if sum(expect_path(p, task) for p in ps) >= 10]
+    check(len(locs) == 2, "2 threads with >= 10 task samples each (%s)" % locs)
+
+
+def case_robust(samples, L, src):
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+    for loc, paths in sorted(samples.items()):
+        check(len(paths) >= 100, "%s: at least 100 samples (%d)" % (loc, len(paths)))
+
+
+def case_own_handler(samples, L, src):
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+
+
+def vite_states(archive, out_svg):
+    """Rows with drawn states in ViTE's SVG export (ViTE draws only plain
+    Enter/Leave; samples must not take them away)."""
+    if os.path.exists(out_svg):
+        os.remove(out_svg)
+    subprocess.run(["xvfb-run", "-a", "vite", archive, "-e", out_svg], capture_output=True,
+                   timeout=120)
+    if not os.path.exists(out_svg):
+        return None
+    text = open(out_svg).read()
+    rows = set()
+    for group in re.findall(r'<g clip-path="url\(#stateArea\)">(.*?)</g>', text, re.S):
+        rows.update(re.findall(r'<rect x="[^"]*" y="([^"]*)"', group))
+    return len(rows)
+
+
+CASES = {
+    "callpath": case_callpath,
+    "machine": case_machine,
+    "imbalance": case_imbalance,
+    "lock": case_lock,
+    "nested": case_nested,
+    "nested_eager": case_nested,
+    "robust": case_robust,
+    "own_handler": case_own_handler,
+}
+
+
+def period_ns(rate):
+    m = re.fullmatch(r"(\d+)kHz", rate)
+    return 1000000 // int(m.group(1)) if m else int(1e9 / int(rate.rstrip("Hz")))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--case", required=True, choices=sorted(CASES))
+    ap.add_argument("--rate", default="1kHz")
+    ap.add_argument("--env", action="append", default=[], help="NAME=VALUE for the run")
+    ap.add_argument("--vite", action="store_true", help="also check ViTE draws each thread")
+    a = ap.parse_args()
+    shutil.rmtree(a.out, ignore_errors=True)
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=a.lib, OMPTRACE_OUTPUT=a.out,
+               OMPTRACE_SAMPLING=a.rate)
+    for kv in a.env:
+        k, v = kv.split("=", 1)
+        env[k] = v
+    run = subprocess.run([a.prog], env=env, capture_output=True, text=True, timeout=120)
+    sys.stdout.write(run.stdout)
+    sys.stderr.write(run.stderr)
+    check(run.returncode == 0, "program exit status 0 (got %d)" % run.returncode)
+    archive = os.path.join(a.out, "traces.otf2")
+    if not check(os.path.exists(archive), "archive written"):
+        return 1
+    samples = read_archive(archive, period_ns(a.rate))
+    CASES[a.case](samples, markers(a.src), a.src)
+    if a.vite:
+        rows = vite_states(archive, os.path.join(a.out, "vite.svg"))
+        check(rows is not None, "ViTE exported the archive")
+        check(rows == len(samples), "ViTE draws states on every sampled thread (%s of %d)"
+              % (rows, len(samples)))
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+"""omptrace-summary on archives recorded by libomptrace.so from small
+OpenMP programs (tests/summary/progs). Counts that follow from the program
+are exact; times come from wall-clock spins and are checked with the stated
+tolerances (the machine may be loaded, so waits can only grow a little).
+
+usage: check_recorded.py SUMMARY LIBOMPTRACE PROGDIR SRCDIR WORKDIR CASE"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+SUMMARY, LIB, PROGDIR, SRCDIR, WORK, CASE = sys.argv[1:7]
+MS = 1000000
+# Lower bounds from the program's spins allow 5% for the difference between
+# omp_get_wtime() and the recorder's clock calibration.
+LOW = 0.95
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def near(got, want, tol, what):
+    check(abs(got - want) <= tol, "%s: got %.3f ms, want %.3f ms +- %.3f ms"
+          % (what, got / MS, want / MS, tol / MS))
+
+
+def line_of(prog, text):
+    for n, line in enumerate(open(os.path.join(SRCDIR, prog + ".c")), 1):
+        if text in line:
+            return n
+    raise SystemExit("%s not in %s.c" % (text, prog))
+
+
+def record(prog, threads=None, tag=""):
+    out = os.path.join(WORK, prog + tag)
+    shutil.rmtree(out, ignore_errors=True)
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=LIB, OMPTRACE_OUTPUT=out, OMPTRACE_QUIET="1")
+    if threads:  # more threads than cores: waiting threads must not take the cores
+        env["OMP_NUM_THREADS"] = str(threads)
+        env["OMP_WAIT_POLICY"] = "passive"
+    subprocess.run([os.path.join(PROGDIR, "summary_prog_" + prog)], env=env, check=True,
+                   timeout=120)
+    return out
+
+
+def summary(*args):
+    p = subprocess.run([SUMMARY, "--format", "json", "--top", "0"] + list(args),
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr))
+    return json.loads(p.stdout)
+
+
+def case_imbalance():
+    # Program: thread 0 spins 40 ms, thread 1 10 ms in one loop instance.
+    # Spins only get longer on a loaded machine, so bounds are one-sided;
+    # gain and imbalance must agree with the busy times the report gives.
+    j = summary(record("imbalance"), "--threads")
+    line = line_of("imbalance", "#pragma omp for")
+    name = "loop @ imbalance.c:%d" % line
+    reg = {r["region"]: r for r in j["regions"]["regions"]}
+    lp = reg.get(name)
+    check(lp is not None, "loop row missing: %r" % list(reg))
+    if not lp:
+        return
+    check(lp["instances"] == 1, "loop instances %r" % lp["instances"])
+    busy = {r["thread"]: r["busy_ns"] for r in j["regions"]["threads"] if r["region"] == name}
+    b0, b1 = busy.get(0, 0), busy.get(1, 0)
+    check(b0 >= LOW * 40 * MS, "thread 0 busy %.3f ms, want >= 40" % (b0 / MS))
+    check(b1 >= LOW * 10 * MS, "thread 1 busy %.3f ms, want >= 10" % (b1 / MS))
+    check(b0 > b1, "thread 0 (40 ms of work) not busier than thread 1 (10 ms)")
+    near(lp["gain_ns"], (max(b0, b1) - (b0 + b1) // 2), 1000, "gain = max - mean busy")
+    near(lp["imbalance"] * max(b0, b1), lp["gain_ns"], 1000, "imbalance = gain / max busy")
+    bw = lp["barrier_wait_per_thread_ns"]
+    check(bw[1] > bw[0], "thread 1 should wait longer at the barrier: %r" % bw)
+    texts = " ".join(f["text"] for f in j["findings"]["findings"])
+    check("imbalance.c:" in texts and "imbalanced" in texts, "findings: " + texts)
+
+
+def case_locks():
+    # Program: 2 x 5 lock holds of 2 ms, 2 x 4 critical sections of 1 ms.
+    j = summary(record("locks"))
+    set_line = line_of("locks", "omp_set_lock(&lock)")
+    crit_line = line_of("locks", "#pragma omp critical")
+    locks = {x["name"]: x for x in j["locks"]["locks"]}
+    lk = locks.get("omp_set_lock @ locks.c:%d" % set_line)
+    check(lk is not None, "lock row missing: %r" % list(locks))
+    if lk:
+        check(lk["acquisitions"] == 10, "lock acquisitions %r" % lk["acquisitions"])
+        check(lk["held_ns"] >= LOW * 20 * MS, "lock held %.3f ms, want >= 20" % (lk["held_ns"] / MS))
+        check(lk["contended"] >= 1, "lock never contended")
+        check(lk["unblamed_wait_ns"] <= lk["wait_ns"], "unblamed wait > wait")
+        blame = [b for b in j["locks"]["blame"] if b["lock"] == lk["lock"]]
+        check(blame and blame[0]["holder"] == "omp_set_lock @ locks.c:%d" % set_line,
+              "lock blame %r" % blame)
+        check(sum(b["wait_ns"] for b in blame) == lk["wait_ns"] - lk["unblamed_wait_ns"],
+              "blame adds up to the contended wait")
+    cr = [x for x in j["locks"]["locks"] if x["name"] == "critical @ locks.c:%d" % crit_line]
+    check(len(cr) == 1 and cr[0]["acquisitions"] == 8, "critical row %r" % cr)
+    if cr:
+        check(cr[0]["held_ns"] >= LOW * 8 * MS, "critical held %.3f ms" % (cr[0]["held_ns"] / MS))
+    th = j["threads"]["threads"]
+    check(sum(t["lock_ns"] for t in th) > 0, "no lock wait in the thread table")
+
+
+def case_tiny_tasks():
+    j = summary(record("tiny_tasks"))
+    s = j["tasks"]["summary"]
+    check(s["count"] == 400 and s["created"] == 400, "tasks %r/%r" % (s["count"], s["created"]))
+    check(s["median_ns"] < 100000, "median %r ns, want < 100 us" % s["median_ns"])
+    check(sum(h["count"] for h in j["tasks"]["histogram"]) == 400, "histogram total")
+    texts = " ".join(f["text"] for f in j["findings"]["findings"])
+    check("fine-grained" in texts, "findings: " + texts)
+
+
+def case_serial():
+    # Program: 30 ms serial between parallel regions.
+    j = summary(record("serial"))
+    o = j["overview"]["run"]
+    check(o["serial_ns"] >= LOW * 30 * MS, "serial %.3f ms, want >= 30" % (o["serial_ns"] / MS))
+    par = sum(r["total_ns"] for r in j["regions"]["regions"] if r["kind"] == "parallel")
+    check(o["serial_ns"] + par <= o["wall_ns"], "serial + parallel regions > wall time")
+    near(o["serial_share"] * o["wall_ns"], o["serial_ns"], 1000, "serial share x wall")
+    t0 = j["threads"]["threads"][0]
+    check(t0["serial_ns"] >= LOW * 30 * MS, "thread 0 serial %.3f ms" % (t0["serial_ns"] / MS))
+    check(j["threads"]["threads"][1]["serial_ns"] == 0, "a worker has serial time")
+    texts = " ".join(f["text"] for f in j["findings"]["findings"])
+    check("serial" in texts, "findings: " + texts)
+
+
+def case_compare():
+    # Program: the loop region takes 120/60/30 ms, the critical one 50/100/200 ms
+    # (lower bounds: sleeps only get longer); slowdowns under 10% count as noise
+    # (--tolerance 10).
+    runs = [record("degrade", n, "-%d" % n) for n in (1, 2, 4)]
+    p = subprocess.run([SUMMARY, "--format", "json", "--tolerance", "10", "--compare"] + runs,
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, "compare exit %d: %s" % (p.returncode, p.stderr))
+    j = json.loads(p.stdout)
+    check([r["threads"] for r in j["compare"]["runs"]] == [1, 2, 4], "runs")
+    crit_par = line_of("degrade", "#pragma omp critical") - 2
+    top = j["compare"]["regions"][0]
+    check(top["region"] == "parallel @ degrade.c:%d" % crit_par,
+          "worst region %r, want parallel @ degrade.c:%d" % (top["region"], crit_par))
+    check(top["degradation_ranks"] == [2, 4], "ranks %r" % top["degradation_ranks"])
+    check(top["min_degradation_rank"] == 2, "min rank %r" % top["min_degradation_rank"])
+    regs = {r["region"]: r for r in j["compare"]["regions"]}
+    crit = regs.get("parallel @ degrade.c:%d" % crit_par, top)
+    for got, want in zip(crit["time_ns"], (50, 100, 200)):
+        check(got >= LOW * want * MS, "critical region %.3f ms, want >= %d" % (got / MS, want))
+    loop = regs.get("loop @ degrade.c:%d" % line_of("degrade", "#pragma omp for"))
+    check(loop is not None and loop["degradation_ranks"] == [], "loop %r" % loop)
+
+
+os.makedirs(WORK, exist_ok=True)
+globals()["case_" + CASE]()
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
