@@ -174,7 +174,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True, help="CMake build directory")
     ap.add_argument("--quick", action="store_true", help="3 repetitions of smaller runs")
-    ap.add_argument("--reps", type=int, help="repetitions (default 7, quick 3)")
+    ap.add_argument("--reps", type=int, help="repetitions (default 5, quick 3)")
     ap.add_argument("--constructs", help="comma-separated subset (see ot_epcc --list)")
     ap.add_argument("--out", default="/tmp/omptrace-bench-%d" % os.getpid(),
                     help="archives and result files (archives are deleted unless --keep)")
@@ -187,7 +187,7 @@ def main():
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
                     help="first wait up to SECONDS for the 1-minute load average to drop below 1")
     args = ap.parse_args()
-    args.reps = args.reps or (3 if args.quick else 7)
+    args.reps = args.reps or (3 if args.quick else 5)
     args.blocks = 9 if args.quick else 15
     args.scale = 0.5 if args.quick else 1.0
 

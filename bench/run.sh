@@ -6,8 +6,8 @@
 #   bench/run.sh [--build-dir DIR] [--quick] [--reps N] [--constructs a,b] [--keep] ...
 #
 # DIR defaults to $OMPTRACE_BUILD_DIR or <repo>/build. Other options go to
-# epcc_run.py (see bench/epcc_run.py --help). A full run takes 2-4 minutes on
-# 2 cores, --quick well under one.
+# epcc_run.py (see bench/epcc_run.py --help). A full run takes about a minute
+# on a quiet 2-core machine (up to ~5 when it is busy); --quick a third of that.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")

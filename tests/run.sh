@@ -32,8 +32,8 @@ mkdir -p "$root/build-test" "$root/build-asan"
 
 step "build-test: -DOMPTRACE_WERROR=ON, all tests"
 if build build-test -DOMPTRACE_WERROR=ON -DOMPTRACE_SANITIZE=; then
-  (cd "$root/build-test" && ctest -j"$jobs" --output-on-failure "$@") >"$root/build-test/ctest.log" 2>&1 ||
-    status=1
+  (cd "$root/build-test" && ctest -j"$jobs" --output-on-failure "$@") \
+    >"$root/build-test/ctest.log" 2>&1 || status=1
   summary "$root/build-test/ctest.log"
 else
   status=1

@@ -45,6 +45,20 @@ static void cell_text(char *b, size_t n, const rcol *c, const rcell *v) {
   default: {
     size_t o = 0;
     b[0] = 0;
+    if (v->nlist > 8 && c->type == RV_NSLIST) { /* long per-thread lists: their spread */
+      double lo = v->list[0], hi = v->list[0], sum = 0;
+      for (uint32_t k = 0; k < v->nlist; k++) {
+        lo = v->list[k] < lo ? v->list[k] : lo;
+        hi = v->list[k] > hi ? v->list[k] : hi;
+        sum += v->list[k];
+      }
+      char e0[32], e1[32], e2[32];
+      fmt_ns(e0, sizeof e0, lo);
+      fmt_ns(e1, sizeof e1, sum / v->nlist);
+      fmt_ns(e2, sizeof e2, hi);
+      snprintf(b, n, "min %s, mean %s, max %s", e0, e1, e2);
+      break;
+    }
     for (uint32_t k = 0; k < v->nlist && o + 1 < n; k++) {
       char e[48];
       if (c->type == RV_NSLIST)

@@ -74,8 +74,8 @@ static void report_buffers(void) {
     ot_warn("%llu records were dropped after the spill failure (marked in the trace)",
             (unsigned long long)lost);
   if (stall)
-    ot_verbose("threads waited %.3f ms in total for the spill thread (OMPTRACE_BUFFER_SIZE "
-               "larger avoids this)",
+    ot_verbose("threads waited %.3f ms in total for the spill thread (a larger "
+               "OMPTRACE_BUFFER_SIZE absorbs bursts)",
                (double)stall / 1e6);
 }
 

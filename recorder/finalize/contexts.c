@@ -29,6 +29,39 @@ typedef struct cap_slot {
 } cap_slot;
 static cap_slot *forks, *tasks;
 static size_t forks_cap, tasks_cap;
+/* Fork captures that share an earlier capture's frames, made whole. */
+typedef struct joined_cap {
+  ot_capture *cap;
+} joined_cap;
+static joined_cap *joined;
+static size_t njoined;
+
+/* A copy of c (header and levels) with the frames of the capture it
+ * refers to, or c itself when it has its own. */
+static const ot_capture *with_frames(const ot_cap_buf *buf, const ot_capture *c) {
+  if (!c->frames_at || c->frames_at > buf->used)
+    return c;
+  const ot_capture *f = (const ot_capture *)(buf->base + c->frames_at - 1);
+  size_t lv = sizeof(ot_cap_level) * c->nlevels, fr = sizeof(ot_cap_frame) * f->nframes;
+  ot_capture *j = malloc(sizeof *j + lv + fr);
+  joined_cap *grown = realloc(joined, (njoined + 1) * sizeof *joined);
+  if (!j || !grown) {
+    free(j);
+    if (grown)
+      joined = grown;
+    return c;
+  }
+  joined = grown;
+  joined[njoined++].cap = j;
+  *j = *c;
+  j->nframes = f->nframes;
+  j->truncated = f->truncated;
+  j->frames_at = 0;
+  j->size = (uint32_t)(sizeof *j + lv + fr);
+  memcpy(j + 1, c + 1, lv);
+  memcpy((uint8_t *)(j + 1) + lv, ot_cap_frames(f), fr);
+  return j;
+}
 
 static uint64_t mix(uint64_t k) {
   k ^= k >> 31;
@@ -74,8 +107,13 @@ int ot_contexts_open(void) {
     ot_sampler_thread *st = t ? t->sampler : NULL;
     if (!st)
       continue;
-    for (const ot_capture *c = ot_cap_next(&st->contexts, NULL); c;
-         c = ot_cap_next(&st->contexts, c))
+    /* The tables are sized from this count; captures appended later
+     * (exit() inside a parallel region lets other threads run on) are not
+     * indexed. */
+    st->contexts_seen = st->contexts.used;
+    ot_cap_buf buf = st->contexts;
+    buf.used = st->contexts_seen;
+    for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c))
       *(c->kind == OT_CAP_FORK ? &nf : &nt) += 1;
   }
   for (uint32_t i = 0; i < nthr; i++) {
@@ -83,11 +121,12 @@ int ot_contexts_open(void) {
     ot_sampler_thread *st = t ? t->sampler : NULL;
     if (!st)
       continue;
-    for (const ot_capture *c = ot_cap_next(&st->contexts, NULL); c;
-         c = ot_cap_next(&st->contexts, c)) {
+    ot_cap_buf buf = st->contexts;
+    buf.used = st->contexts_seen;
+    for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c)) {
       if (!c->key)
         continue;
-      if (c->kind == OT_CAP_FORK ? index_add(&forks, &forks_cap, c->key, c, nf)
+      if (c->kind == OT_CAP_FORK ? index_add(&forks, &forks_cap, c->key, with_frames(&buf, c), nf)
                                  : index_add(&tasks, &tasks_cap, c->key, c, nt))
         return -1;
     }
@@ -98,6 +137,11 @@ int ot_contexts_open(void) {
 void ot_contexts_close(void) {
   free(forks);
   free(tasks);
+  for (size_t i = 0; i < njoined; i++)
+    free(joined[i].cap);
+  free(joined);
+  joined = NULL;
+  njoined = 0;
   forks = tasks = NULL;
   forks_cap = tasks_cap = 0;
   ot_ctx_nodes_reset();

@@ -67,7 +67,7 @@ static entry *find(table *t, uint64_t key, int *fresh) {
 
 static int find_self(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
-  uintptr_t me = (uintptr_t)arg;
+  uintptr_t me = *(const uintptr_t *)arg;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
@@ -83,8 +83,10 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *arg) {
 }
 
 static int in_self(uint64_t pc) {
-  if (!self_hi)
-    dl_iterate_phdr(find_self, (void *)(uintptr_t)&find_self);
+  if (!self_hi) {
+    uintptr_t me = (uintptr_t)&find_self;
+    dl_iterate_phdr(find_self, &me);
+  }
   return pc >= self_lo && pc < self_hi;
 }
 

@@ -61,6 +61,50 @@ static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef
 static const OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
                                                     .otf2_post_flush = NULL};
 
+/* OTF2 keeps a writer's whole output in memory unless an allocation
+ * fails: chunks come from a small per-writer budget, and a refused chunk
+ * makes OTF2 flush that writer to disk and start over. With every
+ * location written at once this bounds memory by locations x budget. */
+#define CHUNK_SIZE (1024 * 1024)
+#define CHUNKS_PER_BUFFER 8
+
+typedef struct chunk_list {
+  uint32_t n;
+  void *chunk[CHUNKS_PER_BUFFER];
+} chunk_list;
+
+static void *chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                         uint64_t size) {
+  (void)data, (void)type, (void)loc;
+  chunk_list *l = *per_buffer;
+  if (!l && !(l = *per_buffer = calloc(1, sizeof *l)))
+    return NULL;
+  if (l->n == CHUNKS_PER_BUFFER)
+    return NULL; /* OTF2 flushes this buffer, frees its chunks and asks again */
+  void *c = malloc(size);
+  if (c)
+    l->chunk[l->n++] = c;
+  return c;
+}
+
+static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                           bool final) {
+  (void)data, (void)type, (void)loc;
+  chunk_list *l = *per_buffer;
+  if (!l)
+    return;
+  for (uint32_t i = 0; i < l->n; i++)
+    free(l->chunk[i]);
+  l->n = 0;
+  if (final) {
+    free(l);
+    *per_buffer = NULL;
+  }
+}
+
+static const OTF2_MemoryCallbacks memory_callbacks = {.otf2_allocate = chunk_alloc,
+                                                      .otf2_free_all = chunk_free_all};
+
 /* OTF2 reports its own errors on stderr; keep the first one as the reason. */
 static char otf2_reason[256];
 static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
@@ -216,7 +260,13 @@ static void intern_def_strings(def_strings *s, uint32_t nloc, unsigned nmetrics)
   for (unsigned i = 0; i < nmetrics; i++) {
     s->metric_name[i] = ot_defs_string(ot_counters_name(i));
     const char *d = ot_counters_description(i);
-    s->metric_desc[i] = ot_defs_string(d ? d : "");
+    if (ot_counters_is_estimate(i)) {
+      /* Multiplexed counters are scaled estimates: say so where viewers show it. */
+      snprintf(buf, sizeof buf, "%s (estimate, multiplexed)", d ? d : "");
+      s->metric_desc[i] = ot_defs_string(buf);
+    } else {
+      s->metric_desc[i] = ot_defs_string(d ? d : "");
+    }
     const char *u = ot_counters_unit(i);
     s->metric_unit[i] = ot_defs_string(u ? u : "#");
   }
@@ -258,12 +308,12 @@ int ot_finalize_write(void) {
     reason = "out of memory";
     goto done;
   }
+  if (ot_symbols_open() != 0)
+    ot_verbose("symbols: cannot read the process's modules; regions named by address");
   if (ot_scan_run() != 0 || ot_teams_build() != 0) {
     reason = "cannot read the recorded events";
     goto done;
   }
-  if (ot_symbols_open() != 0)
-    ot_verbose("symbols: cannot read the process's modules; regions named by address");
   ot_samples_prepare();
   if (mkdirs(dir) != 0) {
     snprintf(why, sizeof why, "%s", strerror(errno));
@@ -271,13 +321,15 @@ int ot_finalize_write(void) {
     goto done;
   }
   OTF2_Error_RegisterCallback(on_otf2_error, NULL);
-  archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+  archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE, 4 * CHUNK_SIZE,
                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!archive) {
     reason = otf2_reason[0] ? otf2_reason : "cannot create the archive";
     goto done;
   }
   OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
+  if (e == OTF2_SUCCESS)
+    e = OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, NULL);
   if (e == OTF2_SUCCESS)
     e = OTF2_Archive_SetSerialCollectiveCallbacks(archive);
   if (e == OTF2_SUCCESS)

@@ -116,6 +116,9 @@ typedef struct loc_state {
   uint32_t create_region;
   uint64_t create_t;
   int ended;
+  uint64_t index;        /* ordinal of the current record in the stream */
+  uint64_t after_work;   /* code pointer of a work-sharing construct ended by this record */
+  uint64_t prev_work_cp; /* ... by the previous record */
 } loc_state;
 
 static OTF2_ErrorCode werr;
@@ -418,7 +421,10 @@ static void task_schedule(loc_state *ls, const ot_rec *r, uint64_t t) {
 static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
   enum ot_construct c, wait, sblock;
   mutex_constructs(r->kind, &c, &wait, &sblock);
-  uint64_t cp = effective_cp(ls, r->c);
+  uint64_t cp = r->c;
+  if (!cp || ot_symbols_in_runtime(cp)) /* libomp sometimes passes its own address */
+    cp = ot_scan_wait_codeptr(r->b);
+  cp = effective_cp(ls, cp);
   frame *f = push(ls, F_MUTEX, r->kind, ot_region(c, cp), r->b, cp);
   if (!f)
     return;
@@ -516,7 +522,11 @@ static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   sync_constructs(r->kind, &c, &wait);
   switch (r->type) {
   case OT_SYNC_BEGIN: {
-    uint64_t cp = effective_cp(ls, r->b);
+    uint64_t cp = r->b;
+    if ((!cp || ot_symbols_in_runtime(cp)) && ls->prev_work_cp &&
+        ot_sync_is_implicit_barrier(r->kind) && !ot_scan_ends_parallel(ls->loc, ls->index))
+      cp = ls->prev_work_cp; /* the barrier of the construct that just ended */
+    cp = effective_cp(ls, cp);
     frame *f = push(ls, F_SYNC, r->kind, ot_region(c, cp), 0, cp);
     if (f)
       enter(ls, t, f->region);
@@ -589,6 +599,8 @@ static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
 static void process(loc_state *ls, const ot_rec *r) {
   if (ls->ended)
     return;
+  ls->prev_work_cp = ls->after_work;
+  ls->after_work = 0;
   /* Worker events of a team whose master has joined are moved to the join. */
   uint64_t raw = r->ts;
   if (ls->n > 0 && raw > ls->st[ls->n - 1].limit)
@@ -702,9 +714,14 @@ static void process(loc_state *ls, const ot_rec *r) {
     if (r->kind == WK_SINGLE_EXEC)
       begin_frame(ls, F_SBLOCK, r->kind, OC_SINGLE_SBLOCK, r->b, t);
     break;
-  case OT_WORK_END:
-    end_frame(ls, F_WORK, t);
+  case OT_WORK_END: {
+    int64_t i = find(ls, F_WORK, 0, 1);
+    if (i >= 0) {
+      ls->after_work = ls->st[i].cp;
+      close_to(ls, i, t);
+    }
     break;
+  }
   case OT_MASKED_BEGIN:
     begin_frame(ls, F_MASKED, 0, OC_MASKED, r->b, t);
     break;
@@ -788,6 +805,7 @@ int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2
   while (nh > 0 && werr == OTF2_SUCCESS) {
     loc_state *l = heap[0];
     process(l, l->cur);
+    l->index++;
     l->cur = ot_stream_next(l->s);
     if (!l->cur)
       heap[0] = heap[--nh];

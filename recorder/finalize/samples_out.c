@@ -59,8 +59,11 @@ static uint32_t unwind_distance(const uint32_t *prev, int np, const uint32_t *cu
 }
 
 static void prepare_location(uint32_t loc, ot_sampler_thread *st) {
+  /* A snapshot: after exit() inside a parallel region, a handler already
+   * running on another thread may still append. */
+  ot_cap_buf buf = st->samples;
   size_t n = 0;
-  for (const ot_capture *c = ot_cap_next(&st->samples, NULL); c; c = ot_cap_next(&st->samples, c))
+  for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c))
     n++;
   if (!n)
     return;
@@ -70,7 +73,7 @@ static void prepare_location(uint32_t loc, ot_sampler_thread *st) {
     return;
   static uint32_t prev[OT_CTX_MAX_DEPTH], cur[OT_CTX_MAX_DEPTH];
   int np = 0;
-  for (const ot_capture *c = ot_cap_next(&st->samples, NULL); c; c = ot_cap_next(&st->samples, c)) {
+  for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c)) {
     int nc = ot_contexts_of_sample(loc, c, cur, OT_CTX_MAX_DEPTH);
     if (nc == 0)
       continue;
@@ -92,7 +95,7 @@ static double ticks_to_us(uint64_t ticks) {
 /* What sampling cost, measured inside the tool (OMPTRACE_VERBOSE=1):
  * the benchmark reads this line. */
 static void report_costs(void) {
-  uint64_t ns = 0, nc = 0, ts = 0, tc = 0, cfull = 0;
+  uint64_t ns = 0, nc = 0, ts = 0, tc = 0, cfull = 0, reused = 0;
   for (uint32_t loc = 0; loc < nlocs; loc++) {
     ot_thread *t = ot_thread_get(loc);
     ot_sampler_thread *st = t ? t->sampler : NULL;
@@ -103,15 +106,17 @@ static void report_costs(void) {
     ts += st->sample_ticks;
     tc += st->ctx_ticks;
     cfull += st->ctx_full;
+    reused += st->ctx_reused;
   }
   if (cfull)
     ot_warn("%llu fork/task contexts not captured (context buffer full): their samples start "
             "at the construct",
             (unsigned long long)cfull);
   ot_verbose("sampling cost: %llu samples, %.2f us per sample; %llu contexts, %.2f us per "
-             "context",
+             "context (%llu reused a known call path)",
              (unsigned long long)ns, ns ? ticks_to_us(ts) / (double)ns : 0.0,
-             (unsigned long long)nc, nc ? ticks_to_us(tc) / (double)nc : 0.0);
+             (unsigned long long)nc, nc ? ticks_to_us(tc) / (double)nc : 0.0,
+             (unsigned long long)reused);
 }
 
 void ot_samples_prepare(void) {

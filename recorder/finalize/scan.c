@@ -6,6 +6,7 @@
 #include "core/thread.h"
 #include "finalize/intern.h"
 #include "finalize/scan_ext.h"
+#include "finalize/symbols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@ static par_rec *pars;
 static uint64_t npars, cappars;
 static ot_u64map par_index; /* parallel id -> index + 1 */
 static ot_u64map untied;
+static ot_u64map end_barriers; /* (loc << 40 | record index) of ambiguous barrier begins */
+static ot_u64map wait_cp;      /* wait id -> first non-NULL code pointer of its acquisitions */
 static uint64_t lost_total, records_total;
 
 static par_rec *par_get(uint64_t id) {
@@ -91,12 +94,33 @@ static int scan_location(uint32_t loc) {
     return -1;
   uint64_t stack[NEST_MAX]; /* parallel ids of the open implicit tasks */
   int depth = 0;
+  /* An implicit barrier with no code pointer right after a work-sharing
+   * end is that construct's barrier, unless its end shows (NULL
+   * parallel_data) that it ends the parallel region (a nowait construct
+   * last in the region): remember those few. */
+  uint64_t index = 0, begin_index = 0;
+  int after_work = 0, ambiguous = 0;
   const ot_rec *r;
   int rc = 0;
   while ((r = ot_stream_next(s)) != NULL) {
     records_total++;
+    uint64_t this_index = index++;
+    int was_after_work = after_work;
+    after_work = r->type == OT_WORK_END;
     par_rec *p;
     switch (r->type) {
+    case OT_SYNC_BEGIN:
+      if (ot_sync_is_implicit_barrier(r->kind)) {
+        begin_index = this_index;
+        ambiguous = was_after_work && !r->b;
+      }
+      break;
+    case OT_SYNC_END:
+      if (ambiguous && ot_sync_is_implicit_barrier(r->kind) && r->c == 0 &&
+          !ot_u64map_put(&end_barriers, ((uint64_t)loc << 40) | begin_index, NULL))
+        goto oom;
+      ambiguous = 0;
+      break;
     case OT_PARALLEL_BEGIN:
       if (!(p = par_get(r->c)))
         goto oom;
@@ -128,6 +152,15 @@ static int scan_location(uint32_t loc) {
     case OT_TASK_CREATE:
       if (r->a & TASK_UNTIED && !ot_u64map_put(&untied, r->c, NULL))
         goto oom;
+      break;
+    case OT_MUTEX_ACQUIRE:
+      if (r->c && !ot_symbols_in_runtime(r->c)) {
+        uint64_t *slot = ot_u64map_put(&wait_cp, r->b, NULL);
+        if (!slot)
+          goto oom;
+        if (!*slot)
+          *slot = r->c;
+      }
       break;
     case OT_LOST:
       lost_total += r->a;
@@ -179,6 +212,13 @@ const uint32_t *ot_scan_members(uint64_t index, uint32_t *n) {
 int ot_scan_task_untied(uint64_t task_id) {
   return ot_u64map_find(&untied, task_id) != NULL;
 }
+int ot_scan_ends_parallel(uint32_t loc, uint64_t index) {
+  return ot_u64map_find(&end_barriers, ((uint64_t)loc << 40) | index) != NULL;
+}
+uint64_t ot_scan_wait_codeptr(uint64_t wait_id) {
+  uint64_t *slot = ot_u64map_find(&wait_cp, wait_id);
+  return slot ? *slot : 0;
+}
 uint64_t ot_scan_lost(void) {
   return lost_total;
 }
@@ -195,5 +235,7 @@ void ot_scan_free(void) {
   npars = cappars = 0;
   ot_u64map_free(&par_index);
   ot_u64map_free(&untied);
+  ot_u64map_free(&wait_cp);
+  ot_u64map_free(&end_barriers);
   lost_total = records_total = 0;
 }

@@ -13,6 +13,19 @@ const ot_parallel_info *ot_scan_parallel_at(uint64_t index);
 /* Team members by index in team (UINT32_MAX where none was seen). */
 const uint32_t *ot_scan_members(uint64_t index, uint32_t *n);
 int ot_scan_task_untied(uint64_t task_id);
+/* A code pointer outside the runtime recorded by some acquisition of this
+ * wait id (0 if none): libomp occasionally reports NULL or one of its own
+ * addresses for a critical. Needs ot_symbols_open before ot_scan_run. */
+uint64_t ot_scan_wait_codeptr(uint64_t wait_id);
+/* 1 when the implicit barrier begun by loc's record number `index` (from 0)
+ * has no code pointer, follows a work-sharing end and yet ends the parallel
+ * region. */
+int ot_scan_ends_parallel(uint32_t loc, uint64_t index);
+/* Sync region kinds libomp uses for implicit barriers (the deprecated
+ * barrier and barrier_implicit, and the 5.1 workshare/parallel ones). */
+static inline int ot_sync_is_implicit_barrier(uint8_t kind) {
+  return kind == 1 || kind == 2 || kind == 8 || kind == 9;
+}
 uint64_t ot_scan_lost(void); /* records dropped, from OT_LOST records */
 uint64_t ot_scan_records(void);
 void ot_scan_free(void);

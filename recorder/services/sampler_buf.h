@@ -15,7 +15,12 @@
 #define OT_CAP_MAX_FRAMES 128
 #define OT_CAP_MAX_LEVELS 16
 
-enum ot_cap_kind { OT_CAP_SAMPLE = 1, OT_CAP_FORK = 2, OT_CAP_TASK = 3 };
+enum ot_cap_kind {
+  OT_CAP_SAMPLE = 1,
+  OT_CAP_FORK = 2,
+  OT_CAP_TASK = 3,
+  OT_CAP_FORK_LEVELS = 4 /* argument of ot_capture_take only: a fork capture without frames */
+};
 
 /* One OMPT task level as ompt_get_task_info reported it. */
 typedef struct ot_cap_level {
@@ -44,6 +49,9 @@ typedef struct ot_capture {
   uint8_t exact;     /* frames[0].pc is an interrupted pc, not a return address */
   uint8_t truncated; /* the walk stopped at OT_CAP_MAX_FRAMES */
   uint8_t pad;
+  /* Lazy fork contexts repeated from the same call path carry no frames:
+   * offset + 1 of the capture (same buffer) whose frames they share. */
+  uint64_t frames_at;
 } ot_capture;
 
 static inline const ot_cap_level *ot_cap_levels(const ot_capture *c) {
@@ -61,6 +69,13 @@ typedef struct ot_cap_buf {
   size_t cap, used;
 } ot_cap_buf;
 
+/* Recent fork call paths of one thread, by signature (sampler_hooks.c). */
+#define OT_FORK_CACHE 16
+typedef struct ot_fork_seen {
+  uint64_t sig[4]; /* codeptr, enter frame, two return addresses above it */
+  uint64_t at;     /* offset + 1 of the full capture */
+} ot_fork_seen;
+
 /* Per-thread sampler state (ot_thread.sampler). */
 typedef struct ot_sampler_thread {
   ot_thread *thread;
@@ -71,11 +86,14 @@ typedef struct ot_sampler_thread {
   volatile sig_atomic_t busy;   /* re-entry guard (handler or context capture running) */
   ot_cap_buf samples;
   ot_cap_buf contexts;
-  uint64_t taken;      /* samples stored */
-  uint64_t full;       /* dropped: sample buffer full */
-  uint64_t busy_skips; /* dropped: arrived while the thread was unwinding already */
-  uint64_t ctx_full;   /* fork/task contexts dropped: buffer full */
-  uint64_t ctx_taken;  /* fork/task contexts captured */
+  size_t contexts_seen; /* finalize: bytes of contexts indexed */
+  uint64_t taken;       /* samples stored */
+  uint64_t full;        /* dropped: sample buffer full */
+  uint64_t busy_skips;  /* dropped: arrived while the thread was unwinding already */
+  uint64_t ctx_full;    /* fork/task contexts dropped: buffer full */
+  uint64_t ctx_taken;   /* fork/task contexts captured */
+  uint64_t ctx_reused;  /* of which shared the frames of an earlier one */
+  ot_fork_seen fork_seen[OT_FORK_CACHE];
   uint64_t sample_ticks, ctx_ticks; /* raw clock spent taking them (cost report) */
 } ot_sampler_thread;
 

@@ -88,10 +88,12 @@ ot_capture *ot_capture_take(ot_sampler_thread *st, ot_cap_buf *buf, void *uconte
   c->exact = ucontext != NULL;
   c->truncated = 0;
   c->pad = 0;
+  c->frames_at = 0;
   ot_cap_level *lv = (ot_cap_level *)(c + 1);
   c->nlevels = (uint16_t)take_levels(lv);
   ot_cap_frame *fr = (ot_cap_frame *)(lv + c->nlevels);
-  c->nframes = (uint16_t)take_frames(st, fr, ucontext, &c->truncated);
+  c->nframes =
+      kind == OT_CAP_FORK_LEVELS ? 0 : (uint16_t)take_frames(st, fr, ucontext, &c->truncated);
   c->size = (uint32_t)((uint8_t *)(fr + c->nframes) - (uint8_t *)c);
   /* Committed by the caller (buf->used += size) once the header is final. */
   return c;

@@ -1,5 +1,6 @@
-/* SIGPROF handler: takes one sample on the interrupted thread, or passes
- * the signal on to the handler the program installed before us. */
+/* SIGPROF handler: takes one sample on the interrupted thread when one of
+ * the tool's timers sent the signal, and passes every other SIGPROF on to
+ * the program's own handler. */
 #include "services/sampler_signal.h"
 #include "buffer/record.h"
 #include "core/clock.h"

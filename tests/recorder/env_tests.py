@@ -17,7 +17,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
-import otcheck  # noqa: E402
+import archive  # noqa: E402
+import invariants  # noqa: E402
+import otf2_print  # noqa: E402
 
 SKIP = 77
 A = None  # parsed arguments
@@ -68,13 +70,13 @@ def load(out, name, complete=True):
         fail("no archive at %s" % anchor)
         return None
     try:
-        t = otcheck.Trace(anchor)
+        t = archive.Trace(anchor)
     except Exception as e:
         fail("reading %s failed: %s" % (anchor, e))
         return None
-    otcheck.check_generic(t, source=source(name), program="rec_" + name, complete=complete)
-    otcheck.check_with_otf2_print(t)
-    cases.CASES[name][0](t, otcheck.markers(source(name)))
+    invariants.check_generic(t, source=source(name), program="rec_" + name, complete=complete)
+    otf2_print.check_with_otf2_print(t)
+    cases.CASES[name][0](t, archive.markers(source(name)))
     for f in t.failures:
         fail("%s: %s" % (out, f))
     return t
@@ -93,7 +95,7 @@ def expect_app_intact(rc, stdout, status=0):
 def t_bad_value(var, value):
     """A bad value: exactly one stderr line, naming the variable; the program
     runs normally and the archive is valid."""
-    out = fresh("bad-%s" % var.lower())
+    out = fresh("bad-%s-%s" % (var.lower(), re.sub(r"[^A-Za-z0-9]", "_", value)))
     rc, stdout, stderr, _ = run("app", {var: value, "OMPTRACE_QUIET": "1"}, out)
     expect_app_intact(rc, stdout)
     lines = stderr.splitlines()
@@ -261,7 +263,7 @@ def totals(t):
     for l in t.locs:
         for e in t.events[l]:
             k = type(e).__name__
-            c[(k, otcheck.construct_of(e.region) if k in ("Enter", "Leave") else "")] += 1
+            c[(k, archive.construct_of(e.region) if k in ("Enter", "Leave") else "")] += 1
     return c
 
 
@@ -277,9 +279,9 @@ def t_events(name, groups):
     if full is None or not os.path.exists(anchor):
         fail("missing archive")
         return
-    sub = otcheck.Trace(anchor)
-    otcheck.check_generic(sub, source=source(name), program="rec_" + name)
-    otcheck.check_with_otf2_print(sub)
+    sub = archive.Trace(anchor)
+    invariants.check_generic(sub, source=source(name), program="rec_" + name)
+    otf2_print.check_with_otf2_print(sub)
     for f in sub.failures:
         fail("%s: %s" % (sub_out, f))
     keep = set(groups.split(",")) | {"parallel"}

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Runs one test program under omptrace and checks its archive: the
 program's exit status and stdout must be those of an untraced run, the
-archive must satisfy every generic invariant (otcheck.check_generic), agree
+archive must satisfy every generic invariant (invariants.check_generic), agree
 with otf2-print, and match the program's exact expectations (cases.py)."""
 
 import argparse
@@ -12,7 +12,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
-import otcheck  # noqa: E402
+import archive  # noqa: E402
+import invariants  # noqa: E402
+import otf2_print  # noqa: E402
 
 
 def run(cmd, env):
@@ -32,11 +34,11 @@ def traced_env(lib, out, extra):
 
 
 def check_archive(anchor, source, case, program, complete, pid):
-    t = otcheck.Trace(anchor)
-    otcheck.check_generic(t, source=source, program=program, complete=complete, pid=pid)
-    otcheck.check_with_otf2_print(t)
+    t = archive.Trace(anchor)
+    invariants.check_generic(t, source=source, program=program, complete=complete, pid=pid)
+    otf2_print.check_with_otf2_print(t)
     check, _, _, _ = cases.CASES[case]
-    check(t, otcheck.markers(source))
+    check(t, archive.markers(source))
     return t
 
 
@@ -82,7 +84,7 @@ def main():
         try:
             t = check_archive(anchor, args.src, args.case, os.path.basename(args.prog), complete,
                               pid)
-            print(otcheck.summary(t))
+            print(archive.summary(t))
             problems += t.failures
         except Exception as e:  # unreadable archive
             problems.append("reading %s failed: %s: %s" % (anchor, type(e).__name__, e))

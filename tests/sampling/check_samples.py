@@ -209,6 +209,28 @@ def case_nested(samples, L, src):
     check(len(locs) == 2, "2 threads with >= 10 task samples each (%s)" % locs)
 
 
+def case_paths(samples, L, src):
+    f = os.path.basename(src)
+
+    def spec(via, line_call, line_via):
+        return [("main", f, L[line_call]), (via, f, L[line_via]),
+                ("region", f, L["LINE_PARALLEL"]),
+                ("parallel @ %s:%d" % (f, L["LINE_PARALLEL"]), f, L["LINE_CALL_WORK"]),
+                ("work", f, None)]
+
+    one = spec("via_one", "LINE_CALL_ONE", "LINE_ONE")
+    two = spec("via_two", "LINE_CALL_TWO", "LINE_TWO")
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+    for loc, paths in sorted(samples.items()):
+        work = [p for p in paths if p[-1].name == "work"]
+        n1 = sum(expect_path(p, one) for p in work)
+        n2 = sum(expect_path(p, two) for p in work)
+        print("%s: %d samples in work: %d via_one, %d via_two" % (loc, len(work), n1, n2))
+        check(len(work) >= 50, "%s: at least 50 samples in work" % loc)
+        check(n1 + n2 >= 0.9 * len(work), "%s: >= 90%% on one of the two paths" % loc)
+        check(min(n1, n2) >= 0.3 * len(work), "%s: each path gets >= 30%% of them" % loc)
+
+
 def case_robust(samples, L, src):
     check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
     for loc, paths in sorted(samples.items()):
@@ -242,6 +264,7 @@ CASES = {
     "lock": case_lock,
     "nested": case_nested,
     "nested_eager": case_nested,
+    "paths": case_paths,
     "robust": case_robust,
     "own_handler": case_own_handler,
 }

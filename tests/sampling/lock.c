@@ -29,6 +29,6 @@ __attribute__((noinline)) static long contended(void) {
 
 int main(void) {
   long held = contended(); /* LINE_CALL_CONTENDED */
-  printf("lock %s\n", held == 2 * ROUNDS ? "ok" : "bad");
-  return held == 2 * ROUNDS ? 0 : 1;
+  printf("lock %s\n", held == 2L * ROUNDS ? "ok" : "bad");
+  return held == 2L * ROUNDS ? 0 : 1;
 }

@@ -22,13 +22,19 @@ static void sleep_fully(long ns) {
 static long round_trip(FILE *f, int tid, int r) {
   size_t n = 1000 + (size_t)(r * 37 + tid * 11) % 4000;
   unsigned char *buf = malloc(n), *back = malloc(n);
-  if (!buf || !back)
+  if (!buf || !back) {
+    free(buf);
+    free(back);
     return -1;
+  }
   for (size_t i = 0; i < n; i++)
     buf[i] = (unsigned char)(i * 7 + (size_t)r + (size_t)tid);
   rewind(f);
-  if (fwrite(buf, 1, n, f) != n || fflush(f) != 0)
+  if (fwrite(buf, 1, n, f) != n || fflush(f) != 0) {
+    free(buf);
+    free(back);
     return -1;
+  }
   rewind(f);
   size_t got = 0;
   while (got < n) {

@@ -251,6 +251,29 @@ def test_compare():
     check("parallel @ g.c:20 gets slower with more threads" in txt, "compare text:\n" + txt)
 
 
+def test_idle_location():
+    d = gen("idle_location")
+    j = summary_json(d)
+    eq(j["overview"]["run"]["threads"], 2, "threads with events")
+    eq(len(j["threads"]["threads"]), 3, "rows for all locations")
+    eq(j["threads"]["threads"][2]["idle_ns"], 1000, "location without events is idle")
+    os.remove(os.path.join(d, "traces", "2.evt"))  # no events: no file needed
+    j = summary_json(d)
+    eq(j["overview"]["run"]["threads"], 2, "threads, without the empty event file")
+    os.remove(os.path.join(d, "traces", "1.evt"))  # events defined but missing: an error
+    p = run(d)
+    check(p.returncode == 1 and "OpenMP thread 1" in p.stderr, "missing event file: %r" % p.stderr)
+
+
+def test_deep():
+    j = summary_json(gen("deep"))
+    t = j["threads"]["threads"][0]
+    eq((t["work_ns"], t["explicit_barrier_ns"], t["wait_ns"]), (43000, 10000, 10000), "deep thread")
+    r = j["regions"]["regions"][0]
+    eq((r["region"], r["total_ns"], r["busy_ns"], r["barrier_wait_per_thread_ns"]),
+       ("parallel @ k.c:3", 53000, 43000, [10000]), "deep region")
+
+
 def test_errors():
     def bad(args, msg, code=1):
         p = run(*args)

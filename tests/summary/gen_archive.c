@@ -335,6 +335,41 @@ static void big(const char *dir, uint64_t events) {
   g_close(g);
 }
 
+/* Three locations, the last one without any event (and so without an event
+ * file): the reader must skip it, not fail. */
+static void idle_location(const char *dir) {
+  gen *g = g_open(dir, "idle_location", 3);
+  uint32_t P = R("parallel @ i.c:3", PARALLEL, "i.c", 3);
+  uint32_t team = g_team(g, 2);
+  g_fork(g, 0, 0, 2);
+  team_in(g, 2, 0, team, P);
+  for (int l = 0; l < 2; l++)
+    team_out(g, l, 1000, team, P);
+  g_join(g, 0, 1000);
+  g_close(g);
+}
+
+/* A barrier 40 user-function calls deep inside a parallel region: deeper
+ * than the reader's initial region stack. */
+static void deep(const char *dir) {
+  gen *g = g_open(dir, "deep", 1);
+  uint32_t P = R("parallel @ k.c:3", PARALLEL, "k.c", 3);
+  uint32_t F = g_region(g, "recurse", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "k.c", 7);
+  uint32_t B = R("barrier @ k.c:9", BARRIER, "k.c", 9);
+  uint32_t team = g_team(g, 1);
+  g_fork(g, 0, 0, 1);
+  team_in(g, 1, 0, team, P);
+  for (uint64_t d = 0; d < 40; d++)
+    g_enter(g, 0, (d + 1) * 1000, F);
+  g_enter(g, 0, 41000, B);
+  g_leave(g, 0, 51000, B);
+  for (int d = 0; d < 40; d++)
+    g_leave(g, 0, 52000, F);
+  team_out(g, 0, 53000, team, P);
+  g_join(g, 0, 53000);
+  g_close(g);
+}
+
 static void noomp(const char *dir) {
   gen *g = g_open(dir, "noomp", 1);
   uint32_t m = g_region(g, "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "x.c", 1);
@@ -346,7 +381,7 @@ static void noomp(const char *dir) {
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: gen_archive imbalance|locks|tasks|counters|samples|scorep|"
-                    "degrade N|big EVENTS|noomp DIR [ARG]\n");
+                    "degrade N|big EVENTS|idle_location|deep|noomp DIR [ARG]\n");
     return 2;
   }
   const char *s = argv[1], *dir = argv[2];
@@ -367,6 +402,10 @@ int main(int argc, char **argv) {
     degrade(dir, (int)arg);
   else if (!strcmp(s, "big") && arg > 0)
     big(dir, (uint64_t)arg);
+  else if (!strcmp(s, "idle_location"))
+    idle_location(dir);
+  else if (!strcmp(s, "deep"))
+    deep(dir);
   else if (!strcmp(s, "noomp"))
     noomp(dir);
   else {

@@ -1,19 +1,16 @@
-"""Independent reader for omptrace archives: loads an OTF2 archive with the
-python3-otf2 bindings, checks the invariants every archive must satisfy
-(docs/otf2-mapping.md) and offers exact count expectations for the
-per-program cases. Cross-checks event totals with otf2-print."""
+"""Invariants every omptrace archive must satisfy (docs/otf2-mapping.md):
+definitions, region names and roles, per-location nesting and time order,
+fork/join and teams, task create/switch/complete pairing, lock acquisition
+order, and the repair of libomp's late worker barrier ends."""
 
 import collections
 import os
-import re
 import socket
-import subprocess
 
-import otf2
 from otf2.enums import Paradigm, RegionRole
 
-REGION_NAME = re.compile(r"^(?P<construct>.+) @ (?P<file>.+):(?P<line>\d+)$")
-MARKER = re.compile(r"/\*\s*@(\w+)\s*\*/")
+from archive import (REGION_NAME, SKIP_ADJACENT, TASK_ROLES, construct_of, markers,
+                     next_event, prev_event)
 
 # Role of every construct name in the mapping table.
 ROLES = {
@@ -53,184 +50,6 @@ ROLES = {
 # inside it; "lock wait" sits inside the lock call.
 WAIT_PARENTS = {"lock wait": ("omp_set_lock", "omp_set_nest_lock")}
 ZERO_LENGTH = ("flush", "task create", "omp_control_tool", "error")
-TASK_ROLES = (RegionRole.TASK, RegionRole.TASK_UNTIED)
-SKIP_ADJACENT = ("Metric",)  # records that may sit between paired records
-
-
-def construct_of(region):
-    m = REGION_NAME.match(region.name)
-    return m.group("construct") if m else region.name
-
-
-def markers(source):
-    """Marker name -> line number, from `/* @name */` comments in source."""
-    found = {}
-    with open(source) as f:
-        for number, text in enumerate(f, 1):
-            for m in MARKER.finditer(text):
-                if m.group(1) in found:
-                    raise ValueError("marker @%s appears twice in %s" % (m.group(1), source))
-                found[m.group(1)] = number
-    return found
-
-
-class Trace:
-    """All definitions and per-location event lists of one archive."""
-
-    def __init__(self, anchor):
-        self.anchor = anchor
-        self.failures = []
-        with otf2.reader.open(anchor) as reader:
-            d = reader.definitions
-            self.clock = d.clock_properties
-            self.locations = sorted(d.locations, key=lambda l: l._ref)
-            self.regions = list(d.regions)
-            self.comms = list(d.comms)
-            self.groups = list(d.groups)
-            self.location_groups = list(d.location_groups)
-            self.system_tree = list(d.system_tree_nodes)
-            self.paradigms = list(d.paradigms)
-            self.events = {l._ref: [] for l in self.locations}
-            for loc, ev in reader.events:
-                self.events[loc._ref].append(ev)
-        self.locs = [l._ref for l in self.locations]
-
-    # ---- reporting -------------------------------------------------------
-    def fail(self, msg):
-        self.failures.append(msg)
-
-    def expect(self, what, got, want):
-        if got != want:
-            self.fail("%s: expected %r, got %r" % (what, want, got))
-
-    # ---- queries -----------------------------------------------------------
-    def kind_count(self, kind, loc):
-        return sum(1 for e in self.events[loc] if type(e).__name__ == kind)
-
-    def enter_count(self, construct, line, loc):
-        n = 0
-        for e in self.events[loc]:
-            if type(e).__name__ == "Enter":
-                m = REGION_NAME.match(e.region.name)
-                if m and m.group("construct") == construct and (
-                        line is None or int(m.group("line")) == line):
-                    n += 1
-        return n
-
-    def per_loc(self, fn):
-        """Counts per location, in location order."""
-        return [fn(l) for l in self.locs]
-
-    @staticmethod
-    def multiset(counts):
-        return sorted((c for c in counts if c), reverse=True)
-
-    def spans(self, loc, construct, line=None):
-        """(enter time, leave time) of every instance of a region on loc."""
-        out, stack = [], []
-        for e in self.events[loc]:
-            k = type(e).__name__
-            if k == "Enter":
-                stack.append(e)
-            elif k == "Leave" and stack:
-                enter = stack.pop()
-                m = REGION_NAME.match(enter.region.name)
-                if m and m.group("construct") == construct and (
-                        line is None or int(m.group("line")) == line):
-                    out.append((enter.time, e.time))
-        return out
-
-    # ---- expectations (exact) --------------------------------------------------
-    def expect_enters(self, construct, line, each=None, loc0=None, total=None, tag=""):
-        """each: per-location Enter counts as a multiset of the non-zero
-        counts (which worker is which location is not fixed); loc0: count on
-        the initial thread; total: sum over all locations."""
-        counts = self.per_loc(lambda l: self.enter_count(construct, line, l))
-        what = "Enter(%s @ line %s)%s" % (construct, line, tag)
-        if each is not None:
-            self.expect(what + " per location", self.multiset(counts),
-                        sorted((c for c in each if c), reverse=True))
-        if loc0 is not None:
-            self.expect(what + " on location 0", counts[0] if counts else 0, loc0)
-        if total is not None:
-            self.expect(what + " total", sum(counts), total)
-
-    def expect_kind(self, kind, each=None, loc0=None, total=None):
-        counts = self.per_loc(lambda l: self.kind_count(kind, l))
-        if each is not None:
-            self.expect(kind + " per location", self.multiset(counts),
-                        sorted((c for c in each if c), reverse=True))
-        if loc0 is not None:
-            self.expect(kind + " on location 0", counts[0] if counts else 0, loc0)
-        if total is not None:
-            self.expect(kind + " total", sum(counts), total)
-
-    def team_sizes(self, line):
-        """Sizes of the teams entered at the parallel region of `line`, one
-        entry per ThreadTeamBegin on the region's master (member 0)."""
-        sizes = []
-        for l in self.locs:
-            evs = self.events[l]
-            for i, e in enumerate(evs):
-                if type(e).__name__ != "ThreadTeamBegin":
-                    continue
-                nxt = self._next(evs, i)
-                if nxt is None or type(nxt).__name__ != "Enter":
-                    continue
-                m = REGION_NAME.match(nxt.region.name)
-                if not m or m.group("construct") != "parallel" or int(m.group("line")) != line:
-                    continue
-                members = e.thread_team.group.members
-                if members and members[0]._ref == l:
-                    sizes.append(len(members))
-        return sorted(sizes)
-
-    def team_comm(self, line):
-        """The distinct team Comms entered at the parallel region of `line`."""
-        comms = set()
-        for l in self.locs:
-            evs = self.events[l]
-            for i, e in enumerate(evs):
-                if type(e).__name__ == "ThreadTeamBegin":
-                    nxt = self._next(evs, i)
-                    if nxt is not None and type(nxt).__name__ == "Enter":
-                        m = REGION_NAME.match(nxt.region.name)
-                        if m and m.group("construct") == "parallel" and int(m.group("line")) == line:
-                            comms.add(e.thread_team)
-        return comms
-
-    @staticmethod
-    def _next(evs, i):
-        for e in evs[i + 1:]:
-            if type(e).__name__ not in SKIP_ADJACENT:
-                return e
-        return None
-
-    @staticmethod
-    def _prev(evs, i):
-        for e in reversed(evs[:i]):
-            if type(e).__name__ not in SKIP_ADJACENT:
-                return e
-        return None
-
-    def signature(self):
-        """Per-location counts of (record kind, region name), as a sorted list
-        (independent of which worker got which location)."""
-        sig = []
-        for l in self.locs:
-            c = collections.Counter()
-            for e in self.events[l]:
-                k = type(e).__name__
-                c[(k, e.region.name if k in ("Enter", "Leave") else "")] += 1
-            sig.append(sorted(c.items()))
-        return sorted(sig)
-
-    def kinds(self):
-        c = collections.Counter()
-        for l in self.locs:
-            for e in self.events[l]:
-                c[type(e).__name__] += 1
-        return c
 
 
 def check_generic(t, source=None, program=None, complete=True, pid=None):
@@ -347,13 +166,13 @@ def _check_location(t, l, complete):
         elif k not in SKIP_ADJACENT:
             closed = []
         if k == "Leave" and e.region.region_role in TASK_ROLES:
-            nxt = Trace._next(evs, i)
+            nxt = next_event(evs, i)
             if nxt is not None and type(nxt).__name__ == "ThreadTaskSwitch":
                 suspended[current] = list(reversed(closed[:-1]))
         elif k == "ThreadTaskSwitch":
             current = (e.creating_thread, e.generation_number)
             if current in suspended:
-                nxt = Trace._next(evs, i)
+                nxt = next_event(evs, i)
                 todo = suspended.pop(current)
                 if todo:
                     resume = (current, todo, None)
@@ -377,7 +196,8 @@ def _check_location(t, l, complete):
             else:
                 top = stack.pop()
                 if top.region != e.region:
-                    t.fail("%s: Leave(%r) while %r is open" % (where, e.region.name, top.region.name))
+                    t.fail("%s: Leave(%r) while %r is open" % (where, e.region.name,
+                                                                top.region.name))
                 elif construct_of(top.region).startswith("cancel ") or \
                         construct_of(top.region) in ZERO_LENGTH:
                     if e.time != top.time:
@@ -402,7 +222,7 @@ def _check_location(t, l, complete):
                 forks = 0
         elif k == "ThreadTeamBegin":
             teams.append(e.thread_team)
-            nxt = Trace._next(evs, i)
+            nxt = next_event(evs, i)
             if nxt is None or type(nxt).__name__ != "Enter" or \
                     nxt.region.region_role != RegionRole.PARALLEL:
                 t.fail("%s: not followed by Enter(parallel)" % where)
@@ -411,7 +231,7 @@ def _check_location(t, l, complete):
         elif k == "ThreadTeamEnd":
             if not teams or teams.pop() != e.thread_team:
                 t.fail("%s: ThreadTeamEnd does not match the open team" % where)
-            prv = Trace._prev(evs, i)
+            prv = prev_event(evs, i)
             if prv is None or type(prv).__name__ != "Leave" or \
                     prv.region.region_role != RegionRole.PARALLEL:
                 t.fail("%s: not preceded by Leave(parallel)" % where)
@@ -425,14 +245,14 @@ def _check_location(t, l, complete):
             if e.creating_thread != l:
                 t.fail("%s: creating thread %d" % (where, e.creating_thread))
         elif k == "ThreadTaskSwitch":
-            nxt = Trace._next(evs, i)
+            nxt = next_event(evs, i)
             if e.generation_number != 0 and (nxt is None or type(nxt).__name__ != "Enter" or
                                              nxt.region.region_role not in TASK_ROLES):
                 t.fail("%s: switch to a task not followed by Enter(task)" % where)
             if e.generation_number == 0 and e.creating_thread != l:
                 t.fail("%s: switch to another thread's implicit task" % where)
         elif k == "ThreadTaskComplete":
-            prv = Trace._prev(evs, i)
+            prv = prev_event(evs, i)
             if prv is None or type(prv).__name__ != "Leave" or \
                     prv.region.region_role not in TASK_ROLES:
                 t.fail("%s: not preceded by Leave(task)" % where)
@@ -449,16 +269,19 @@ def _check_location(t, l, complete):
 
 
 def _check_tasks(t, complete):
-    created, completed, last_switch = {}, collections.Counter(), {}
+    created, completed = {}, collections.defaultdict(list)
     for l in t.locs:
         for e in t.events[l]:
-            if type(e).__name__ == "ThreadTaskCreate":
-                key = (e.creating_thread, e.generation_number)
+            k = type(e).__name__
+            key = (getattr(e, "creating_thread", 0), getattr(e, "generation_number", 0))
+            if k == "ThreadTaskCreate":
                 if key in created:
                     t.fail("task %r created twice" % (key,))
                 if e.generation_number == 0:
                     t.fail("task created with generation 0 on location %d" % l)
                 created[key] = e.time
+            elif k == "ThreadTaskComplete":
+                completed[key].append(e.time)
     gens = collections.defaultdict(list)
     for c, g in created:
         gens[c].append(g)
@@ -477,17 +300,17 @@ def _check_tasks(t, complete):
                     t.fail("location %d switches to task %r that was never created" % (l, key))
                 elif e.time < created[key]:
                     t.fail("task %r starts before its creation" % (key,))
-                if completed[key]:
-                    t.fail("location %d switches to task %r after its completion" % (l, key))
-                last_switch[key] = l
+                if completed[key] and e.time > min(completed[key]):
+                    t.fail("location %d switches to task %r at %d, after its completion at %d" % (
+                        l, key, e.time, min(completed[key])))
             elif k == "ThreadTaskComplete":
                 key = (e.creating_thread, e.generation_number)
-                completed[key] += 1
                 if key != current:
                     t.fail("location %d completes task %r while running %r" % (l, key, current))
     for key in created:
-        if completed[key] != 1 and (complete or completed[key] > 1):
-            t.fail("task %r completed %d times" % (key, completed[key]))
+        n = len(completed[key])
+        if n != 1 and (complete or n > 1):
+            t.fail("task %r completed %d times" % (key, n))
     for key in completed:
         if key not in created:
             t.fail("task %r completed but never created" % (key,))
@@ -546,64 +369,3 @@ def _check_teams(t):
                 if n < len(js) and js[n] is not None and end > js[n]:
                     t.fail("location %d leaves team %r at %d, after the master's join at %d "
                            "(+%d ns)" % (l, comm.name, end, js[n], end - js[n]))
-
-
-def otf2_print_counts(anchor):
-    """Event counts per (record name, location) from otf2-print, which reads
-    the archive with OTF2's own C reader."""
-    p = subprocess.run(["otf2-print", anchor], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True)
-    if p.returncode != 0:
-        raise RuntimeError("otf2-print failed (%d): %s" % (p.returncode, p.stderr.strip()))
-    counts = collections.Counter()
-    started = False
-    for line in p.stdout.splitlines():
-        if line.startswith("-----"):
-            started = True
-            continue
-        if not started:
-            continue
-        f = line.split()
-        if len(f) >= 3 and f[0].isupper() and f[1].isdigit():
-            counts[(f[0], int(f[1]))] += 1
-    return counts, p.stderr
-
-
-# otf2-print's names where they differ from the record class names.
-PRINT_NAMES = {"ParameterUnsignedInt": "PARAMETER_UINT64", "ParameterInt": "PARAMETER_INT64"}
-
-
-def upper_snake(name):
-    if name in PRINT_NAMES:
-        return PRINT_NAMES[name]
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper()
-
-
-def check_with_otf2_print(t):
-    try:
-        counts, err = otf2_print_counts(t.anchor)
-    except RuntimeError as e:
-        t.fail(str(e))
-        return
-    if err.strip():
-        t.fail("otf2-print warnings: %s" % err.strip().splitlines()[0])
-    mine = collections.Counter()
-    for l in t.locs:
-        for e in t.events[l]:
-            mine[(upper_snake(type(e).__name__), l)] += 1
-    if mine != counts:
-        diff = sorted(set(mine) | set(counts))
-        detail = ["%s@%d: python %d, otf2-print %d" % (k[0], k[1], mine[k], counts[k])
-                  for k in diff if mine[k] != counts[k]]
-        t.fail("otf2-print counts differ: " + "; ".join(detail[:10]))
-
-
-def summary(t):
-    """A short human-readable digest, printed by the test drivers."""
-    lines = ["%d locations, %d events, kinds %s" % (
-        len(t.locs), sum(len(v) for v in t.events.values()), dict(sorted(t.kinds().items())))]
-    for l in t.locs:
-        c = collections.Counter(construct_of(e.region) + ":" + e.region.name.rsplit(":", 1)[-1]
-                                for e in t.events[l] if type(e).__name__ == "Enter")
-        lines.append("  loc %d: %s" % (l, ", ".join("%s x%d" % kv for kv in sorted(c.items()))))
-    return "\n".join(lines)

@@ -1,0 +1,47 @@
+/* Per-location state of the event pass (reader/ only): the stack of open
+ * regions and what the records of one location have set so far. */
+#ifndef OMPTRACE_OTR_LOCSTATE_H
+#define OMPTRACE_OTR_LOCSTATE_H
+
+#include "archive.h"
+
+struct otr_locstate {
+  otr_loc pub;
+  otr_frame *stack;
+  double *snap; /* cap x n_metrics counter values at enter */
+  uint32_t depth, cap;
+  uint64_t last_t;
+  otr_cat cat;
+  bool seen, active; /* active: inside a parallel region or a fork */
+  bool has_team;
+  uint32_t team_comm;
+  uint32_t fork_n;
+  uint64_t cur_task;
+  bool mutex_open;
+  uint32_t mutex_depth, mutex_site;
+  uint64_t mutex_t0;
+  /* counters */
+  bool pm_valid, have_metrics;
+  uint64_t pm_time;
+  double *pm, *first, *lastv, *delta;
+};
+
+static inline uint64_t now(const otr_locstate *ls) {
+  return ls->last_t;
+}
+
+/* stack.c. otr_loc_of counts a record of location id at time t and charges
+ * the time since the location's previous record to its current category;
+ * NULL for an unknown location. */
+otr_locstate *otr_loc_of(otr_archive *a, OTF2_LocationRef id, uint64_t t);
+void otr_enter_region(otr_archive *a, otr_locstate *ls, uint32_t region);
+/* Closes region and everything opened inside it; ignores an unmatched Leave. */
+void otr_leave_region(otr_archive *a, otr_locstate *ls, uint32_t region);
+void otr_pop(otr_archive *a, otr_locstate *ls);
+void otr_fork(otr_archive *a, otr_locstate *ls, uint32_t n);
+void otr_join(otr_archive *a, otr_locstate *ls);
+
+/* records.c: OTF2 callbacks turning records into the calls above. */
+OTF2_GlobalEvtReaderCallbacks *otr_callbacks(void);
+
+#endif

@@ -1,0 +1,251 @@
+/* Region stacks: every record first charges the time since the location's
+ * previous record to the category of its innermost open region, then opens
+ * or closes regions. Categories, parallel-region instances (teams) and the
+ * count of locations inside parallel regions (for serial time) live here. */
+#include "locstate.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+otr_locstate *otr_loc_of(otr_archive *a, OTF2_LocationRef id, uint64_t t) {
+  uint32_t i = otr_idmap_get(&a->locations, id);
+  if (i == OTR_NONE)
+    return NULL;
+  otr_locstate *ls = &a->ls[i];
+  a->events++;
+  ls->pub.events++;
+  if (!ls->seen) {
+    ls->seen = true;
+    ls->pub.first = ls->last_t = t;
+    if (a->par_change == UINT64_MAX) {
+      a->first = t;
+      a->par_change = t;
+    }
+  }
+  if (t < ls->last_t) /* out of order on one location: clamp */
+    t = ls->last_t;
+  if (t > a->last)
+    a->last = t;
+  ls->pub.last = t;
+  /* charge the elapsed time to the current category */
+  uint64_t dt = t - ls->last_t;
+  if (dt) {
+    ls->pub.cat_time[ls->cat] += dt;
+    if (otr_cat_is_wait(ls->cat))
+      ls->pub.wait_cum += dt;
+    if (a->v->span)
+      a->v->span(a->v->user, &ls->pub, ls->cat, ls->last_t, t,
+                 ls->depth ? &ls->stack[ls->depth - 1] : NULL);
+    ls->last_t = t;
+  }
+  return ls;
+}
+
+/* Keeps the count of active locations, for serial time. */
+static void update_active(otr_archive *a, otr_locstate *ls) {
+  ls->cat = ls->depth ? ls->stack[ls->depth - 1].cat : OTR_T_OUTSIDE;
+  bool act = ls->cat != OTR_T_OUTSIDE;
+  if (act == ls->active)
+    return;
+  ls->active = act;
+  uint64_t t = now(ls);
+  if (act) {
+    if (a->in_par++ == 0 && t > a->par_change)
+      a->serial += t - a->par_change;
+  } else if (--a->in_par == 0) {
+    a->par_change = t;
+  }
+}
+
+static otr_cat frame_cat(otr_class cls, const otr_frame *parent, bool in_par) {
+  if (!in_par)
+    return parent && parent->cat == OTR_T_FORKJOIN ? OTR_T_FORKJOIN : OTR_T_OUTSIDE;
+  switch (cls) {
+  case OTR_C_IBARRIER:
+    return OTR_T_IBARRIER;
+  case OTR_C_EBARRIER:
+    return OTR_T_EBARRIER;
+  case OTR_C_TASKWAIT:
+    return OTR_T_TASKWAIT;
+  case OTR_C_TASKGROUP:
+    return OTR_T_TASKGROUP;
+  case OTR_C_LOCK:
+    return OTR_T_LOCK;
+  case OTR_C_CRITICAL:
+    return OTR_T_CRITICAL;
+  case OTR_C_ORDERED:
+    return OTR_T_ORDERED;
+  case OTR_C_TASK_CREATE:
+    return OTR_T_TASKCREATE;
+  case OTR_C_RUNTIME:
+    return OTR_T_RUNTIME;
+  case OTR_C_USER: /* user functions take their caller's category */
+    return parent && parent->cat != OTR_T_OUTSIDE ? parent->cat : OTR_T_WORK;
+  default:
+    return OTR_T_WORK;
+  }
+}
+
+static otr_frame *push(otr_archive *a, otr_locstate *ls) {
+  if (ls->depth == ls->cap) {
+    ls->cap = ls->cap ? 2 * ls->cap : 16;
+    ls->stack = otr_xrealloc(ls->stack, ls->cap * sizeof *ls->stack);
+    if (a->d.n_metrics)
+      ls->snap = otr_xrealloc(ls->snap, (size_t)ls->cap * a->d.n_metrics * sizeof *ls->snap);
+  }
+  otr_frame *f = &ls->stack[ls->depth++];
+  memset(f, 0, sizeof *f);
+  f->enter = now(ls);
+  f->wait0 = ls->pub.wait_cum;
+  f->last_child = OTR_NONE;
+  f->region = OTR_NONE;
+  if (ls->depth > 1) {
+    otr_frame *p = f - 1;
+    f->depth_par = p->depth_par;
+    f->team = p->team;
+  }
+  return f;
+}
+
+static otr_team *team_join(otr_archive *a, otr_locstate *ls, uint32_t region) {
+  uint64_t key = ls->has_team ? ls->team_comm : (1ULL << 40) | region;
+  ls->has_team = false;
+  otr_team *t = a->teams;
+  while (t && !(t->key == key && t->inside > 0))
+    t = t->next;
+  if (!t) {
+    t = otr_xcalloc(1, sizeof *t);
+    t->id = ++a->team_seq;
+    t->key = key;
+    t->region = region;
+    t->begin = now(ls);
+    t->next = a->teams;
+    a->teams = t;
+  }
+  if (ls->fork_n) {
+    if (!t->size)
+      t->size = ls->fork_n;
+    ls->fork_n = 0;
+  }
+  t->joined++;
+  t->inside++;
+  return t;
+}
+
+static void team_leave(otr_archive *a, otr_team *t, uint64_t when) {
+  if (when > t->end)
+    t->end = when;
+  if (--t->inside)
+    return;
+  if (t->size < t->joined)
+    t->size = t->joined;
+  otr_team **pp = &a->teams;
+  while (*pp && *pp != t)
+    pp = &(*pp)->next;
+  if (*pp)
+    *pp = t->next;
+  if (a->v->team_end)
+    a->v->team_end(a->v->user, t);
+  free(t);
+}
+
+void otr_enter_region(otr_archive *a, otr_locstate *ls, uint32_t r) {
+  const otr_region *reg = &a->d.regions[r];
+  otr_frame *f = push(a, ls); /* may move the stack: take the parent after it */
+  const otr_frame *parent = ls->depth > 1 ? f - 1 : NULL;
+  f->region = r;
+  f->cls = reg->cls;
+  if (f->cls == OTR_C_PARALLEL) {
+    f->depth_par++;
+    f->team = team_join(a, ls, r);
+  }
+  if (reg->paradigm == OTF2_PARADIGM_OPENMP || f->cls != OTR_C_USER)
+    a->omp_events++;
+  f->cat = frame_cat(f->cls, parent, f->depth_par > 0);
+  if (f->cls == OTR_C_TASK)
+    f->task = ls->cur_task;
+  if ((f->cls == OTR_C_LOCK || f->cls == OTR_C_CRITICAL || f->cls == OTR_C_ORDERED) &&
+      !ls->mutex_open) {
+    ls->mutex_open = true;
+    ls->mutex_depth = ls->depth;
+    ls->mutex_site = r;
+    ls->mutex_t0 = f->enter;
+  }
+  if (ls->pm_valid && ls->pm_time == f->enter) {
+    f->metrics = true;
+    memcpy(ls->snap + (size_t)(ls->depth - 1) * a->d.n_metrics, ls->pm,
+           a->d.n_metrics * sizeof *ls->pm);
+  }
+  update_active(a, ls);
+  if (a->v->enter)
+    a->v->enter(a->v->user, &ls->pub, f);
+}
+
+void otr_pop(otr_archive *a, otr_locstate *ls) {
+  otr_frame *f = &ls->stack[ls->depth - 1];
+  otr_frame *parent = ls->depth > 1 ? f - 1 : NULL;
+  uint64_t t = now(ls), incl = t - f->enter;
+  if (!f->fork_marker && a->v->leave) {
+    const double *md = NULL;
+    if (f->metrics && ls->pm_valid && ls->pm_time == t) {
+      const double *s = ls->snap + (size_t)(ls->depth - 1) * a->d.n_metrics;
+      for (uint32_t k = 0; k < a->d.n_metrics; k++)
+        ls->delta[k] = ls->pm[k] - s[k];
+      md = ls->delta;
+    }
+    a->v->leave(a->v->user, &ls->pub, f, parent, t, md);
+  }
+  if (f->cls == OTR_C_TASK && !f->fork_marker) {
+    if (a->v->task_fragment)
+      a->v->task_fragment(a->v->user, &ls->pub, f->task, f->region, incl - f->nested_task);
+    for (otr_frame *p = parent; p && p >= ls->stack; p--)
+      if (p->cls == OTR_C_TASK && !p->fork_marker) {
+        p->nested_task += incl;
+        break;
+      }
+  }
+  if (parent) {
+    parent->child += incl;
+    parent->last_child = f->region;
+  }
+  if (ls->mutex_open && ls->mutex_depth == ls->depth)
+    ls->mutex_open = false;
+  otr_team *team = f->cls == OTR_C_PARALLEL && !f->fork_marker ? f->team : NULL;
+  ls->depth--;
+  update_active(a, ls);
+  if (team)
+    team_leave(a, team, t);
+}
+
+void otr_leave_region(otr_archive *a, otr_locstate *ls, uint32_t r) {
+  uint32_t i = ls->depth;
+  while (i > 0 && (ls->stack[i - 1].region != r || ls->stack[i - 1].fork_marker))
+    i--;
+  if (i == 0) /* unbalanced Leave: nothing to close */
+    return;
+  while (ls->depth >= i)
+    otr_pop(a, ls);
+}
+
+void otr_fork(otr_archive *a, otr_locstate *ls, uint32_t n) {
+  a->omp_events++;
+  otr_frame *f = push(a, ls);
+  f->fork_marker = true;
+  f->cat = f->depth_par ? (ls->depth > 1 ? f[-1].cat : OTR_T_WORK) : OTR_T_FORKJOIN;
+  ls->fork_n = n;
+  if (!f->depth_par) /* a nested fork does not make a worker a serial thread */
+    ls->pub.forked = true;
+  update_active(a, ls);
+}
+
+void otr_join(otr_archive *a, otr_locstate *ls) {
+  a->omp_events++;
+  uint32_t i = ls->depth;
+  while (i > 0 && !ls->stack[i - 1].fork_marker)
+    i--;
+  if (i == 0)
+    return;
+  while (ls->depth >= i)
+    otr_pop(a, ls);
+}
