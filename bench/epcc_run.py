@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""Runs ot_epcc under three variants -- no tool, the no-op OMPT tool and
-omptrace -- interleaved (one process per construct and variant, variant
-order rotated every repetition) and prints, per construct, the median time
-per instance, the overhead against no tool, omptrace's recording cost per
-OMPT event above the no-op tool, trace bytes per event and finalize time per
-million events. Medians over repetitions throughout: the machine is shared.
+"""Runs ot_epcc kernels under four variants -- no tool, a tool registering no
+callback, the no-op OMPT tool and omptrace -- interleaved (one process per
+kernel and variant, variant order rotated every repetition) and prints, per
+kernel, the time per instance, the overhead against no tool, omptrace's
+recording cost per OMPT event above the no-op tool, trace bytes per event and
+finalize time per million events; then the one-thread figures of ot_hotpath
+and the targets. Medians over repetitions throughout: the machine is shared.
 
-Events per instance are counted, not assumed: each construct runs once under
+Events per instance are counted, not assumed: each kernel runs once under
 the counting build of the no-op tool, which reports every OMPT callback.
 """
 import argparse
@@ -29,6 +30,21 @@ def median(xs):
 
 def parse_kv(line):
     return dict(f.split("=", 1) for f in line.split() if "=" in f)
+
+
+def busy_fraction(seconds=2.0):
+    """Share of all CPUs used by anything over a short window (/proc/stat)."""
+    def sample():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]  # total, idle + iowait
+    try:
+        t0, i0 = sample()
+        time.sleep(seconds)
+        t1, i1 = sample()
+        return 1.0 - (i1 - i0) / max(1, t1 - t0)
+    except OSError:
+        return None
 
 
 def machine():
@@ -71,6 +87,13 @@ class Runner:
         self.base_env["OMP_NUM_THREADS"] = "2"
         os.makedirs(args.out, exist_ok=True)
 
+    def omptrace_env(self, env, archive):
+        env["OMPTRACE_QUIET"] = "1"
+        env["OMPTRACE_OUTPUT"] = archive
+        for kv in self.args.ot_env:
+            k, _, v = kv.partition("=")
+            env[k] = v
+
     def cmd(self, construct):
         return [self.epcc, "--blocks", str(self.args.blocks), "--scale", str(self.args.scale),
                 construct]
@@ -87,11 +110,7 @@ class Runner:
             env["OT_COUNT_OUT"] = count_file
         elif variant == "omptrace":
             env["OMP_TOOL_LIBRARIES"] = self.omptrace
-            env["OMPTRACE_QUIET"] = "1"
-            env["OMPTRACE_OUTPUT"] = archive
-            for kv in self.args.ot_env:
-                k, _, v = kv.partition("=")
-                env[k] = v
+            self.omptrace_env(env, archive)
         p = subprocess.run(self.cmd(construct), env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=300)
         t_exit = time.monotonic_ns()  # CLOCK_MONOTONIC, as the program's end_ns
@@ -114,11 +133,7 @@ class Runner:
         lib = self.noop
         if variant == "omptrace":
             lib = self.omptrace
-            env["OMPTRACE_QUIET"] = "1"
-            env["OMPTRACE_OUTPUT"] = archive
-            for kv in self.args.ot_env:
-                k, _, v = kv.partition("=")
-                env[k] = v
+            self.omptrace_env(env, archive)
         iters = "5000" if self.args.quick else "10000"
         p = subprocess.run([self.hotpath, lib, "--iters", iters], env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=300)
@@ -185,7 +200,7 @@ def main():
     ap.add_argument("--stat", choices=("best", "median"), default="best",
                     help="per-process figure: best block (default) or median block")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
-                    help="first wait up to SECONDS for the 1-minute load average to drop below 1")
+                    help="first wait up to SECONDS for the CPUs to be at least 90%% idle")
     args = ap.parse_args()
     args.reps = args.reps or (3 if args.quick else 5)
     args.blocks = 9 if args.quick else 15
@@ -202,10 +217,13 @@ def main():
         constructs = wanted
 
     deadline = time.monotonic() + args.wait_idle
-    while os.getloadavg()[0] >= 1.0 and time.monotonic() < deadline:
-        time.sleep(5)
+    busy = busy_fraction()
+    while busy is not None and busy > 0.1 and time.monotonic() < deadline:
+        busy = busy_fraction(5.0)
     m = machine()
-    print("machine: %s, %s CPUs, Linux %s, load %s" % (m["cpu"], m["cpus"], m["kernel"], m["load"]))
+    m["busy_before"] = busy
+    print("machine: %s, %s CPUs, Linux %s, load %s, CPUs %s busy before the run"
+          % (m["cpu"], m["cpus"], m["kernel"], m["load"], fmt(busy and busy * 100, "%.0f%%")))
     print("variants: %s; %d repetitions, %d blocks per process, scale %.2f"
           % (", ".join(R.variants), args.reps, args.blocks, args.scale))
     t0 = time.monotonic()
@@ -245,13 +263,13 @@ def main():
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"machine": m, "args": vars(args), "rows": rows, "events": ev, "hotpath": hot},
                   f, indent=1)
-    load = os.getloadavg()[0]
     print("wall time %.0f s; load average at the end %.2f; raw results in %s/results.json"
-          % (time.monotonic() - t0, load, args.out))
-    if float(m["load"].split()[0]) >= 1.0:
-        print("warning: the machine was busy when the run started (load %s): other processes "
-              "compete with the 2 benchmark threads; prefer instruction counts "
-              "(bench/epcc_callgrind.sh) or rerun with --wait-idle 300" % m["load"])
+          % (time.monotonic() - t0, os.getloadavg()[0], args.out))
+    if busy is not None and busy > 0.1:
+        print("warning: %.0f%% of the CPUs were busy before the run: other processes compete "
+              "with the 2 benchmark threads; check the noise column, prefer the one-thread and "
+              "instruction figures (bench/epcc_callgrind.sh), or rerun with --wait-idle 300"
+              % (busy * 100))
 
 
 

@@ -21,6 +21,7 @@ typedef struct cfg {
   const char *name;
   const char *sampling;  /* NULL: no tool at all */
   const char *contexts;  /* lazy | eager */
+  const char *bare;      /* no tool, bare timer signals with this period (ns) */
   double t[MAX_REPS];    /* median block of each run, ns per region */
   double best[MAX_REPS]; /* best block of each run */
   double samples[MAX_REPS], us_sample[MAX_REPS], contexts_n[MAX_REPS], us_context[MAX_REPS];
@@ -28,6 +29,7 @@ typedef struct cfg {
 
 static cfg cfgs[] = {
     {.name = "no tool"},
+    {.name = "no tool, bare 1 kHz sig", .bare = "1000000"},
     {.name = "tracing, no sampling", .sampling = "0", .contexts = "lazy"},
     {.name = "tracing + 200 Hz", .sampling = "200Hz", .contexts = "lazy"},
     {.name = "tracing + 1 kHz lazy", .sampling = "1kHz", .contexts = "lazy"},
@@ -91,7 +93,7 @@ static int run(const char *app, const char *mode, const char *lib, cfg *c, int r
     } else {
       setenv("OMP_TOOL", "disabled", 1);
     }
-    execl(app, app, mode, (char *)NULL);
+    execl(app, app, mode, c->bare, (char *)NULL);
     _exit(127);
   }
   close(out[1]);
@@ -148,16 +150,16 @@ int main(int argc, char **argv) {
     /* Medians over runs of each run's median block and of its best block
      * (on a loaded machine the best block is the one where both threads
      * kept their CPU). */
-    double base = median(cfgs[0].t, reps), trace = median(cfgs[1].t, reps);
-    double bbase = median(cfgs[0].best, reps), btrace = median(cfgs[1].best, reps);
+    double base = median(cfgs[0].t, reps), trace = median(cfgs[2].t, reps);
+    double bbase = median(cfgs[0].best, reps), btrace = median(cfgs[2].best, reps);
     printf("\n%s regions, %d runs per configuration\n", modes[m], reps);
-    printf("  %-22s %11s %7s %7s | %11s %7s %7s | %7s %6s %8s %6s\n", "configuration", "median ns",
+    printf("  %-24s %11s %7s %7s | %11s %7s %7s | %7s %6s %8s %6s\n", "configuration", "median ns",
            "/none", "/trace", "best ns", "/none", "/trace", "samples", "us/smp", "contexts",
            "us/ctx");
     for (size_t j = 0; j < NCFG; j++) {
       const cfg *c = &cfgs[j];
       double t = median(c->t, reps), b = median(c->best, reps);
-      printf("  %-22s %11.1f %6.3fx %6.3fx | %11.1f %6.3fx %6.3fx | %7.0f %6.2f %8.0f %6.2f\n",
+      printf("  %-24s %11.1f %6.3fx %6.3fx | %11.1f %6.3fx %6.3fx | %7.0f %6.2f %8.0f %6.2f\n",
              c->name, t, t / base, t / trace, b, b / bbase, b / btrace, median(c->samples, reps),
              median(c->us_sample, reps), median(c->contexts_n, reps), median(c->us_context, reps));
     }

@@ -13,6 +13,7 @@
 #include "finalize/out.h"
 #include "services/counters.h"
 #include "services/sampler.h"
+#include "services/sampler_ompt.h"
 
 #include <errno.h>
 #include <omp-tools.h>
@@ -42,6 +43,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
     return 0;
   }
   ot_counters_init();
+  ot_sampler_set_lookup(lookup);
   ot_sampler_init();
   ot_emit_prepare();
   atomic_store(&ot_recording, 1);

@@ -388,8 +388,13 @@ static void build_user(path *p, uint32_t loc, const ot_capture *c) {
     push(p, ot_ctx_pseudo_region(leaf), OTF2_UNDEFINED_SOURCE_CODE_LOCATION);
     return;
   }
-  if (!leaf && in_runtime(c))
-    leaf = "<OMP-overhead>";
+  /* The recorded wait names the construct more exactly than the state
+   * (a critical wait is reported as wait_lock, taskwait spins as work). */
+  const char *waited = ot_ctx_wait_at(c->ts);
+  if (leaf && waited)
+    leaf = waited;
+  else if (!leaf && in_runtime(c))
+    leaf = waited ? waited : "<OMP-overhead>";
   if (leaf)
     push(p, ot_ctx_pseudo_region(leaf), OTF2_UNDEFINED_SOURCE_CODE_LOCATION);
   walk_task(p, c, 0, 0, 1, OTF2_UNDEFINED_SOURCE_CODE_LOCATION, 0);

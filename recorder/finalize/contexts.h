@@ -40,4 +40,10 @@ uint32_t ot_ctx_codeptr_scl(uint64_t codeptr); /* source location of codeptr - 1
 uint32_t ot_ctx_pseudo_region(const char *name);
 void ot_ctx_nodes_reset(void);
 
+/* contexts_waits.c: the construct a thread waited in, from its records.
+ * Load one location, then ask for its samples' times in increasing order. */
+int ot_ctx_waits_load(uint32_t loc);
+const char *ot_ctx_wait_at(uint64_t raw_ts); /* pseudo-frame name or NULL */
+void ot_ctx_waits_free(void);
+
 #endif

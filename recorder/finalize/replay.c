@@ -617,9 +617,11 @@ static void process(loc_state *ls, const ot_rec *r) {
     }
     return;
   }
+  /* The deferred Leave(task create) carries the create's time: write it
+   * before samples that may follow that time. */
+  close_create(ls);
   ot_samples_emit_until(ls->loc, raw, ls->w);
   uint64_t t = ot_out_ts(ls->loc, raw);
-  close_create(ls);
   /* A lock wait not followed by its acquisition was a failed omp_test_lock. */
   if (ls->n > 0 && ls->st[ls->n - 1].type == F_MWAIT &&
       !((r->type == OT_MUTEX_ACQUIRED || r->type == OT_NEST_LOCK) &&

@@ -62,6 +62,8 @@ static void prepare_location(uint32_t loc, ot_sampler_thread *st) {
   /* A snapshot: after exit() inside a parallel region, a handler already
    * running on another thread may still append. */
   ot_cap_buf buf = st->samples;
+  if (ot_ctx_waits_load(loc) != 0)
+    ot_verbose("samples of location %u: waits not refined from its records", loc);
   size_t n = 0;
   for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c))
     n++;
@@ -137,6 +139,7 @@ void ot_samples_prepare(void) {
       prepare_location(loc, t->sampler);
   }
   ot_contexts_close();
+  ot_ctx_waits_free();
   report_costs();
 }
 

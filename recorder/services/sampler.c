@@ -19,7 +19,7 @@
 #endif
 
 /* Virtual size per buffer; pages are touched only as samples arrive. */
-#define OT_SAMPLE_BUF_BYTES (256u << 20) /* about 800 000 samples of 10 frames */
+#define OT_SAMPLE_BUF_BYTES (256u << 20) /* about 900 000 samples of 10 frames */
 #define OT_CONTEXT_BUF_BYTES (16u << 20)
 #define OT_CONTEXT_BUF_EAGER_BYTES (256u << 20) /* a capture per fork and task */
 

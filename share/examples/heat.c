@@ -40,7 +40,7 @@ static void histogram(long counts[16]) {
   omp_lock_t lock;
   omp_init_lock(&lock);
 #pragma omp parallel for schedule(dynamic, 16)
-  for (int i = 0; i < n * n; i += 7) {
+  for (int i = 0; i < n * n; i += 61) {
     int bin = (int)(grid[i] * 16.0) & 15;
     omp_set_lock(&lock);
     counts[bin]++;

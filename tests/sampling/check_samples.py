@@ -67,7 +67,8 @@ def read_archive(path, period_ns):
         t_lo = clock.global_offset
         t_hi = clock.global_offset + clock.trace_length
         gens = list(r.definitions.interrupt_generators)
-        check(len(gens) == 1, "one interrupt generator (got %d)" % len(gens))
+        want = 1 if period_ns else 0
+        check(len(gens) == want, "%d interrupt generator(s) (got %d)" % (want, len(gens)))
         for g in gens:
             check(str(g.interrupt_generator_mode).endswith("TIME"), "generator mode is TIME")
             check(g.period == period_ns, "generator period %s == %d" % (g.period, period_ns))
@@ -231,6 +232,28 @@ def case_paths(samples, L, src):
         check(min(n1, n2) >= 0.3 * len(work), "%s: each path gets >= 30%% of them" % loc)
 
 
+def case_waits(samples, L, src):
+    f = os.path.basename(src)
+    crit = [("main", f, L["LINE_CALL_CRITICAL"]), ("critical_part", f, L["LINE_CRITICAL_PARALLEL"]),
+            ("parallel @ %s:%d" % (f, L["LINE_CRITICAL_PARALLEL"]), f, L["LINE_CRITICAL"]),
+            ("<OMP-critical_section_wait>", None, None)]
+    tw = [("main", f, L["LINE_CALL_TASKWAIT"]), ("taskwait_part", f, L["LINE_TASKWAIT_PARALLEL"]),
+          ("parallel @ %s:%d" % (f, L["LINE_TASKWAIT_PARALLEL"]), f, L["LINE_TASKWAIT"]),
+          ("<OMP-taskwait>", None, None)]
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+    for loc, paths in sorted(samples.items()):
+        good, n = share(paths, lambda p: expect_path(p, crit))
+        print("%s: %d of %d samples in <OMP-critical_section_wait> at the critical" % (loc, good, n))
+        check(good >= 20, "%s: at least 20 critical-wait samples (%d)" % (loc, good))
+    good, n = share(samples.get("OpenMP thread 0", []), lambda p: expect_path(p, tw))
+    print("OpenMP thread 0: %d of %d samples in <OMP-taskwait> at the taskwait" % (good, n))
+    check(good >= 50, "thread 0: at least 50 taskwait samples (%d)" % good)
+
+
+def case_off(samples, L, src):
+    check(not samples, "no samples with OMPTRACE_SAMPLING=0 (%d locations)" % len(samples))
+
+
 def case_robust(samples, L, src):
     check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
     for loc, paths in sorted(samples.items()):
@@ -265,12 +288,16 @@ CASES = {
     "nested": case_nested,
     "nested_eager": case_nested,
     "paths": case_paths,
+    "off": case_off,
+    "waits": case_waits,
     "robust": case_robust,
     "own_handler": case_own_handler,
 }
 
 
 def period_ns(rate):
+    if rate == "0":
+        return 0
     m = re.fullmatch(r"(\d+)kHz", rate)
     return 1000000 // int(m.group(1)) if m else int(1e9 / int(rate.rstrip("Hz")))
 

@@ -18,7 +18,7 @@ __attribute__((noinline)) static double work(long n) {
 __attribute__((noinline)) static double region(long n) {
   double s = 0;
 #pragma omp parallel num_threads(2) reduction(+ : s) /* LINE_PARALLEL */
-  s += work(n); /* LINE_CALL_WORK */
+  s += work(n);                                      /* LINE_CALL_WORK */
   return s;
 }
 
