@@ -1,9 +1,10 @@
 #!/bin/sh
 # Instructions per OMPT callback in omptrace's handlers, from callgrind:
-# runs one ot_epcc kernel under valgrind with omptrace, divides each
-# handler's inclusive instruction count by the number of times libomp called
-# it (counted with the counting tool on the same run size). Instruction
-# counts do not depend on the machine's load, unlike times.
+# runs one ot_epcc kernel under valgrind with omptrace once per callback,
+# counting only inside that handler, and divides by the number of times
+# libomp called it (counted with the counting tool on the same run size).
+# Also gives finalize's marginal instructions per event. Instruction counts
+# do not depend on the machine's load, unlike times.
 #
 #   bench/epcc_callgrind.sh [--build-dir DIR] [KERNEL] [SCALE]
 #
@@ -60,6 +61,7 @@ for line in $(grep '^ompt_callback_' "$work/counts"); do
   n=${line#*=}
   case $cb in thread_begin | thread_end) continue ;; esac
   ir=$(ir_inside "on_ompt_callback_$cb")
+  [ -n "$ir" ] || exit 1
   sum_ir=$((sum_ir + ir)) sum_n=$((sum_n + n))
   awk -v c="$cb" -v n="$n" -v i="$ir" 'BEGIN { printf "%-20s %10d %12d %8.1f\n", c, n, i, i / n }'
 done
@@ -67,11 +69,13 @@ awk -v n="$sum_n" -v i="$sum_ir" 'BEGIN { printf "%-20s %10d %12d %8.1f\n", "all
 # Finalize: marginal instructions per event, from this run and one with
 # 4 times the instances (fixed costs such as DWARF loading cancel out).
 fin1=$(ir_inside "ot_finalize_write")
+[ -n "$fin1" ] || exit 1
 ev1=$(sed -n 's/^total=//p' "$work/counts")
 args="--blocks 1 --scale $(awk -v s="$scale" 'BEGIN { print 4 * s }') $kernel"
 OMP_TOOL_LIBRARIES=$build/bench/libot_count_tool.so OT_COUNT_OUT=$work/counts \
   "$build/bench/ot_epcc" $args >/dev/null
 fin2=$(ir_inside "ot_finalize_write")
+[ -n "$fin2" ] || exit 1
 ev2=$(sed -n 's/^total=//p' "$work/counts")
 awk -v f1="$fin1" -v f2="$fin2" -v e1="$ev1" -v e2="$ev2" 'BEGIN {
   printf "finalize (ot_finalize_write): %d instructions for %d events, %d for %d: %.0f per event\n",

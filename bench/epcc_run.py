@@ -197,8 +197,10 @@ def main():
     ap.add_argument("--no-omptrace", action="store_true", help="no tool vs no-op tool only")
     ap.add_argument("--ot-env", action="append", default=[], metavar="K=V",
                     help="extra environment for the omptrace runs (repeatable)")
-    ap.add_argument("--stat", choices=("best", "median"), default="best",
-                    help="per-process figure: best block (default) or median block")
+    ap.add_argument("--stat", choices=("median", "best"), default="median",
+                    help="per-process figure for the main table: median block (default) or "
+                    "best block (steadier on a busy machine, but blind to omptrace's background "
+                    "work such as spilling)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
                     help="first wait up to SECONDS for the CPUs to be at least 90%% idle")
     args = ap.parse_args()
@@ -332,6 +334,20 @@ def report(constructs, variants, res, ev, arch, stat):
                 fmt(rec, "%.2f"), fmt(bpe, "%.2f"), fmt(bpo, "%.2f"), fmt(fin, "%.0f"))
         print(line)
         rows.append(row)
+    other = "best" if stat == "median" else "median"
+    key = other + "_ns"
+    print()
+    print("the same with each process's %s block: overhead vs no tool, recording cost" % other)
+    print("%-12s %8s %8s %9s" % ("construct", "noop %", "ompt %", "rec ns/ev"))
+    for row in rows:
+        c, e = row["construct"], row["events_per_instance"]
+        ov = {v: paired(res, c, v, lambda r, _, n: (r[key] / n[key] - 1) * 100)
+              for v in variants if v in ("noop", "omptrace")}
+        rec = (paired(res, c, "omptrace", lambda r, o, _: (r[key] - o[key]) / e)
+               if has_ot and e else None)
+        row["other_stat"] = {"stat": other, "overhead_pct": ov, "record_ns_per_event": rec}
+        print("%-12s %7s%% %7s%% %9s" % (c, fmt(ov.get("noop"), "%+.1f"),
+                                         fmt(ov.get("omptrace"), "%+.1f"), fmt(rec, "%.2f")))
     print()
     print("ev/inst: OMPT callbacks per instance (counted); noise: median absolute deviation of "
           "the no-tool runs;\nompt_on: a tool that registers no callback; noop: empty callbacks "

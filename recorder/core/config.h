@@ -26,19 +26,18 @@ enum ot_event_group {
 };
 
 typedef struct ot_config {
-  char output[4096];        /* OMPTRACE_OUTPUT, resolved archive directory */
-  uint64_t buffer_size;     /* OMPTRACE_BUFFER_SIZE, bytes per thread */
-  uint32_t events;          /* OMPTRACE_EVENTS, enum ot_event_group mask */
-  int verbose;              /* OMPTRACE_VERBOSE 0..2 */
-  int quiet;                /* OMPTRACE_QUIET */
-  int clock_tsc;            /* OMPTRACE_CLOCK: 1 tsc (if invariant), 0 monotonic */
-  char metrics[4096];       /* OMPTRACE_METRICS, comma-separated event names */
-  char metrics_on[256];     /* OMPTRACE_METRICS_ON, record groups carrying values */
-  int multiplex;            /* OMPTRACE_MULTIPLEX */
-  uint64_t sampling_ns;     /* OMPTRACE_SAMPLING period in ns, 0 = off */
-  int callstacks;           /* OMPTRACE_CALLSTACKS, enum ot_callstack_mode */
-  int sample_contexts;      /* OMPTRACE_SAMPLE_CONTEXTS: 0 lazy (default), 1 eager (for comparison) */
-  int context_events;       /* OMPTRACE_CONTEXT_EVENTS: write regions as CallingContextEnter/Leave */
+  char output[4096];    /* OMPTRACE_OUTPUT, resolved archive directory */
+  uint64_t buffer_size; /* OMPTRACE_BUFFER_SIZE, bytes per thread */
+  uint32_t events;      /* OMPTRACE_EVENTS, enum ot_event_group mask */
+  int verbose;          /* OMPTRACE_VERBOSE 0..2 */
+  int quiet;            /* OMPTRACE_QUIET */
+  int clock_tsc;        /* OMPTRACE_CLOCK: 1 tsc (if invariant), 0 monotonic */
+  char metrics[4096];   /* OMPTRACE_METRICS, comma-separated event names */
+  char metrics_on[256]; /* OMPTRACE_METRICS_ON, record groups carrying values */
+  int multiplex;        /* OMPTRACE_MULTIPLEX */
+  uint64_t sampling_ns; /* OMPTRACE_SAMPLING period in ns, 0 = off */
+  int callstacks;       /* OMPTRACE_CALLSTACKS, enum ot_callstack_mode */
+  int sample_contexts;  /* OMPTRACE_SAMPLE_CONTEXTS: 0 lazy (default), 1 eager (for comparison) */
 } ot_config;
 
 extern ot_config ot_cfg;

@@ -83,10 +83,6 @@ const ot_option ot_options[] = {
      "lazy: capture the call path of a parallel region's fork only when a sample fell into "
      "the region; eager: at every region and task creation (costly, for comparison).",
      OT_OPT_CHOICE, FIELD(sample_contexts), 0, 0, context_choices},
-    {"OMPTRACE_CONTEXT_EVENTS", "0", "0 or 1",
-     "1: write regions as CallingContextEnter/Leave (as Score-P does with unwinding) instead of "
-     "Enter/Leave. Some viewers draw only Enter/Leave.",
-     OT_OPT_BOOL, FIELD(context_events), 0, 1, NULL},
 };
 
 const size_t ot_option_count = sizeof ot_options / sizeof ot_options[0];

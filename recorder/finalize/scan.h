@@ -15,7 +15,7 @@ typedef struct ot_parallel_info {
   uint32_t team_size; /* actual, from the implicit tasks */
 } ot_parallel_info;
 
-int ot_scan_run(void); /* 0 on success */
+int ot_scan_run(void);                                 /* 0 on success */
 const ot_parallel_info *ot_scan_parallel(uint64_t id); /* NULL if unknown */
 
 #endif

@@ -109,8 +109,8 @@ int main(int argc, char **argv) {
       check += boundaries();
     }
   }
-  printf("heat: n=%d steps=%d threads=%d check=%.6f bin0=%ld\n", n, steps,
-         omp_get_max_threads(), check, counts[0]);
+  printf("heat: n=%d steps=%d threads=%d check=%.6f bin0=%ld\n", n, steps, omp_get_max_threads(),
+         check, counts[0]);
   free(grid);
   free(next);
   return 0;
