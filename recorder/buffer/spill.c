@@ -1,6 +1,8 @@
 /* The spill thread: appends full chunks to <out>/.spill/<loc>.raw so a
  * thread's memory stays within its budget however long the run is. One
- * thread serves every location; owners wake it with a semaphore. Chunks
+ * thread serves every location; owners wake it with a semaphore once half
+ * of their ring is full, and at finalize what is still in memory stays
+ * there (the streams read it from memory). Chunks
  * are discarded (and counted, see stream.c) only after a write failed. */
 #include "buffer/buffer.h"
 #include "buffer/chunk.h"
@@ -131,11 +133,11 @@ static void *spill_main(void *arg) {
   for (;;) {
     while (sem_wait(&wake) != 0 && errno == EINTR) {
     }
-    int stop = atomic_load(&stopping);
+    /* At finalize, full chunks stay in memory: the streams read them there. */
+    if (atomic_load(&stopping))
+      return NULL;
     while (spill_pass() > 0) {
     }
-    if (stop)
-      return NULL;
   }
 }
 
@@ -179,8 +181,6 @@ void ot_spill_stop(void) {
     atomic_store(&stopping, 1);
     sem_post(&wake);
     pthread_join(spill_tid, NULL);
-  } else {
-    spill_pass();
   }
   uint32_t n = ot_thread_count();
   for (uint32_t loc = 0; loc < n; loc++) {

@@ -92,7 +92,12 @@ uint8_t *ot_buffer_refill(ot_thread *t) {
   ot_ring *r = ot_ring_get(t->loc);
   c->used = (uint64_t)(atomic_load_explicit(&t->cur, memory_order_relaxed) - c->base);
   atomic_store_explicit(&c->state, OT_CHUNK_FULL, memory_order_release);
-  ot_spill_kick();
+  /* Spill on demand: only once half of the ring holds unspilled chunks.
+   * Runs that fit the budget never write to disk before finalize, and the
+   * spill thread does not compete with the OpenMP threads for a CPU. */
+  const ot_chunk *half = &r->chunks[(c->index + r->nchunks / 2) % r->nchunks];
+  if (atomic_load_explicit(&half->state, memory_order_acquire) == OT_CHUNK_FULL)
+    ot_spill_kick();
 
   ot_chunk *next = &r->chunks[(c->index + 1) % r->nchunks];
   if (atomic_load_explicit(&next->state, memory_order_acquire) != OT_CHUNK_FREE) {

@@ -20,6 +20,9 @@ typedef struct ot_thread {
   uint64_t parallel_seq; /* parallel regions this thread encountered */
   uint64_t task_gen;     /* explicit tasks this thread created */
   uint64_t cur_parallel; /* parallel id of the innermost implicit task */
+  uint64_t pair_ts;      /* events/sync.c: timestamp shared by back-to-back pairs */
+  uint64_t pair_rec;     /* value of `records` when pair_ts was taken */
+  unsigned pair_kind;
 
   /* Buffer bookkeeping (buffer/thread_buffer.c). */
   struct ot_chunk *chunk;

@@ -8,7 +8,8 @@ void ot_emit_prepare(void) {
   ot_emit_slow_types = ot_counter_rec_mask | (ot_clock_use_tsc ? 0 : ~(uint64_t)0);
 }
 
-void ot_emit_slow(ot_thread *t, unsigned type, unsigned kind, uint32_t a, uint64_t b, uint64_t c) {
+void ot_emit_slow(ot_thread *t, uint64_t ts, unsigned type, unsigned kind, uint32_t a, uint64_t b,
+                  uint64_t c) {
   uint32_t nval = (ot_counter_rec_mask >> type & 1) ? t->nctr : 0;
   uint32_t size = (uint32_t)sizeof(ot_rec) + 8u * nval;
   uint8_t *p = atomic_load_explicit(&t->cur, memory_order_relaxed);
@@ -18,7 +19,7 @@ void ot_emit_slow(ot_thread *t, unsigned type, unsigned kind, uint32_t a, uint64
       return; /* recording stopped meanwhile */
   }
   ot_rec *r = (ot_rec *)p;
-  r->ts = ot_clock_now();
+  r->ts = ts ? ts : ot_clock_now();
   r->type = (uint8_t)type;
   r->kind = (uint8_t)kind;
   r->nval = (uint16_t)nval;

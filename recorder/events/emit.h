@@ -30,18 +30,20 @@ extern uint64_t ot_emit_slow_types;
 void ot_emit_prepare(void);
 /* The general path: counters, clock_gettime, chunk hand-off. Kept out of
  * line so the common path needs no call and no saved registers. */
-void ot_emit_slow(ot_thread *t, unsigned type, unsigned kind, uint32_t a, uint64_t b, uint64_t c);
+void ot_emit_slow(ot_thread *t, uint64_t ts, unsigned type, unsigned kind, uint32_t a, uint64_t b,
+                  uint64_t c);
 
-static inline void ot_emit(ot_thread *t, unsigned type, unsigned kind, uint32_t a, uint64_t b,
-                           uint64_t c) {
+/* Appends one record stamped `ts`, or the current time when ts is 0. */
+static inline void ot_emit_at(ot_thread *t, uint64_t ts, unsigned type, unsigned kind, uint32_t a,
+                              uint64_t b, uint64_t c) {
   uint8_t *p = atomic_load_explicit(&t->cur, memory_order_relaxed);
   if (__builtin_expect(((ot_emit_slow_types >> type) & 1) | ((size_t)(t->end - p) < sizeof(ot_rec)),
                        0)) {
-    ot_emit_slow(t, type, kind, a, b, c);
+    ot_emit_slow(t, ts, type, kind, a, b, c);
     return;
   }
   ot_rec *r = (ot_rec *)p;
-  r->ts = __rdtsc();
+  r->ts = ts ? ts : __rdtsc();
   r->type = (uint8_t)type;
   r->kind = (uint8_t)kind;
   r->nval = 0;
@@ -51,6 +53,11 @@ static inline void ot_emit(ot_thread *t, unsigned type, unsigned kind, uint32_t 
   t->records++;
   /* Release: a reader that sees the new cur sees the whole record. */
   atomic_store_explicit(&t->cur, p + sizeof(ot_rec), memory_order_release);
+}
+
+static inline void ot_emit(ot_thread *t, unsigned type, unsigned kind, uint32_t a, uint64_t b,
+                           uint64_t c) {
+  ot_emit_at(t, 0, type, kind, a, b, c);
 }
 
 /* Id kept in a parallel_data, without the sampler's flag; 0 if none. */

@@ -4,6 +4,22 @@
 #include "events/emit.h"
 #include "events/handlers.h"
 
+/* libomp calls a sync region's begin and its wait's begin back to back,
+ * and the wait's end and the region's end likewise (about 10 ns apart,
+ * the callback itself). When nothing was recorded in between, the second
+ * of such a pair reuses the first one's timestamp: one clock read less per
+ * pair, which is most of the cost of these events. */
+static inline uint64_t paired_ts(ot_thread *t, unsigned type, unsigned kind) {
+  return (t->pair_rec == t->records && t->pair_kind == (kind | type << 8)) ? t->pair_ts : 0;
+}
+
+/* `next` is the only record type that may reuse ts. */
+static inline void remember_ts(ot_thread *t, unsigned next, unsigned kind, uint64_t ts) {
+  t->pair_ts = ts;
+  t->pair_kind = kind | next << 8;
+  t->pair_rec = t->records;
+}
+
 static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
                               ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                               const void *codeptr_ra) {
@@ -11,10 +27,21 @@ static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
   if (!t)
     return;
   uint64_t pid = ot_parallel_of(parallel_data);
-  if (endpoint != ompt_scope_end)
-    ot_emit(t, begin_type, (unsigned)kind, 0, (uint64_t)codeptr_ra, pid);
-  if (endpoint != ompt_scope_begin) /* end, or both for beginend */
-    ot_emit(t, begin_type + 1, (unsigned)kind, 0, (uint64_t)codeptr_ra, pid);
+  unsigned k = (unsigned)kind;
+  if (endpoint == ompt_scope_beginend) {
+    ot_emit(t, begin_type, k, 0, (uint64_t)codeptr_ra, pid);
+    ot_emit(t, begin_type + 1, k, 0, (uint64_t)codeptr_ra, pid);
+    return;
+  }
+  unsigned type = endpoint == ompt_scope_begin ? begin_type : begin_type + 1;
+  /* Pairs: region begin -> wait begin, wait end -> region end. */
+  int second = type == OT_SYNC_WAIT_BEGIN || type == OT_SYNC_END;
+  uint64_t ts = second ? paired_ts(t, type, k) : 0;
+  if (!ts)
+    ts = ot_clock_now();
+  ot_emit_at(t, ts, type, k, 0, (uint64_t)codeptr_ra, pid);
+  if (!second)
+    remember_ts(t, type == OT_SYNC_BEGIN ? OT_SYNC_WAIT_BEGIN : OT_SYNC_END, k, ts);
 }
 
 void on_ompt_callback_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
