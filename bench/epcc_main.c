@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
       blocks % 2 ? sorted[blocks / 2] : 0.5 * (sorted[blocks / 2 - 1] + sorted[blocks / 2]);
   printf("construct=%s threads=%d instances=%llu median_ns=%.2f min_ns=%.2f run_ms=%.1f "
          "end_ns=%llu\n",
-         c->name, OT_BENCH_THREADS, (unsigned long long)(n * (uint64_t)(blocks + 1)), med,
+         c->name, OT_BENCH_THREADS, (unsigned long long)n * (unsigned long long)(blocks + 1), med,
          sorted[0], (double)(t_end - t_start) / 1e6, (unsigned long long)now_ns());
   fflush(stdout);
   return 0;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The project's test command: a warnings-as-errors build running every
 # ctest test, an AddressSanitizer + UndefinedBehaviorSanitizer build running
-# them again, then the style checks (tests/lint.sh). Prints the ctest
-# summaries; exits non-zero if anything fails.
+# them again, a ThreadSanitizer build running the tests labelled tsan, then
+# the style checks (tests/lint.sh). Prints the ctest summaries; exits
+# non-zero if anything fails.
 # Usage: tests/run.sh [extra ctest arguments]
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +29,7 @@ summary() { # ctest output file
   sed -n '/tests passed/,$p' "$1"
 }
 
-mkdir -p "$root/build-test" "$root/build-asan"
+mkdir -p "$root/build-test" "$root/build-asan" "$root/build-tsan"
 
 step "build-test: -DOMPTRACE_WERROR=ON, all tests"
 if build build-test -DOMPTRACE_WERROR=ON -DOMPTRACE_SANITIZE=; then
@@ -50,6 +51,17 @@ else
   status=1
 fi
 
+# libomp is not TSan-instrumented: only the tsan tests (tests/tsan/, the
+# recorder driven from plain pthreads) give meaningful reports here.
+step "build-tsan: -DOMPTRACE_SANITIZE=thread, tests labelled tsan"
+if build build-tsan -DOMPTRACE_WERROR=ON -DOMPTRACE_SANITIZE=thread; then
+  (cd "$root/build-tsan" && ctest -j"$jobs" -L tsan --output-on-failure "$@") \
+    >"$root/build-tsan/ctest.log" 2>&1 || status=1
+  summary "$root/build-tsan/ctest.log"
+else
+  status=1
+fi
+
 step "lint"
 if [ -f "$root/tests/lint.sh" ]; then
   bash "$root/tests/lint.sh" "$root/build-lint" || status=1
@@ -59,6 +71,6 @@ step "result"
 if [ $status -eq 0 ]; then
   echo "all tests passed"
 else
-  echo "FAILED (logs: build-test/ctest.log, build-asan/ctest.log under $root)"
+  echo "FAILED (logs: build-test/ctest.log, build-asan/ctest.log, build-tsan/ctest.log under $root)"
 fi
 exit $status
