@@ -148,6 +148,8 @@ static const char *parse_rate(const ot_option *o, const char *s) {
     *(uint64_t *)field(o) = 0;
     return NULL;
   }
+  if (strcasecmp(s, "on") == 0 || strcmp(s, "1") == 0)
+    s = OT_SAMPLING_ON_RATE;
   errno = 0;
   char *end;
   double v = strtod(s, &end);

@@ -71,9 +71,11 @@ const ot_option ot_options[] = {
      "estimates and are marked so).",
      OT_OPT_BOOL, FIELD(multiplex), 0, 1, NULL},
     {"OMPTRACE_SAMPLING", OT_SAMPLING_DEFAULT,
-     "frequency (1kHz, 200Hz) or period (5ms, 100us); 0 = off",
+     "frequency (1kHz, 200Hz), period (5ms, 100us), on (= " OT_SAMPLING_ON_RATE "), 0 or off",
      "Call-stack sampling of every OpenMP thread on a CLOCK_MONOTONIC timer. Shortest period "
-     "10us.",
+     "10us. Off by default because the timer signal makes sleep(), nanosleep() and other "
+     "interruptible calls of the program return early (docs/sampling.md); on costs about 5% on "
+     "real parallel work (docs/performance.md).",
      OT_OPT_RATE, FIELD(sampling_ns), OT_SAMPLING_MIN_PERIOD_NS, 0, NULL},
     {"OMPTRACE_CALLSTACKS", "user", "user or machine",
      "user: samples show the OpenMP program's view (runtime frames folded into the construct); "

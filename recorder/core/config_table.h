@@ -28,6 +28,10 @@ typedef struct ot_option {
   const char *const *choices; /* OT_OPT_CHOICE, NULL-terminated */
 } ot_option;
 
+/* What OMPTRACE_SAMPLING=on means: the rate the sampling overhead targets
+ * were measured at (docs/performance.md: +5% on real parallel work). */
+#define OT_SAMPLING_ON_RATE "1kHz"
+
 extern const ot_option ot_options[];
 extern const size_t ot_option_count;
 
