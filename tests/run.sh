@@ -51,8 +51,8 @@ else
   status=1
 fi
 
-# libomp is not TSan-instrumented: only the tsan tests (tests/tsan/, the
-# recorder driven from plain pthreads) give meaningful reports here.
+# libomp is not TSan-instrumented: only the tests labelled tsan (tests/tsan/)
+# are built so that TSan's reports are meaningful.
 step "build-tsan: -DOMPTRACE_SANITIZE=thread, tests labelled tsan"
 if build build-tsan -DOMPTRACE_WERROR=ON -DOMPTRACE_SANITIZE=thread; then
   (cd "$root/build-tsan" && ctest -j"$jobs" -L tsan --output-on-failure "$@") \

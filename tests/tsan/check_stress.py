@@ -15,7 +15,8 @@ events the program's callbacks imply:
   1..n, each release carrying its acquisition's order;
 - Enter/Leave nest properly and times never decrease on a location.
 
-usage: check_stress.py STRESS TOOL.so WORKDIR complete|exit"""
+usage: check_stress.py STRESS TOOL.so WORKDIR complete|exit [NAME=VALUE...]
+(NAME=VALUE: extra environment for the traced run)"""
 
 import os
 import re
@@ -79,7 +80,7 @@ def shape(ev):
     return (name, ev.region.name) if name in ("Enter", "Leave") else (name,)
 
 
-def run(stress, tool, work, mode):
+def run(stress, tool, work, mode, extra):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     env = dict(os.environ)
@@ -87,6 +88,7 @@ def run(stress, tool, work, mode):
                 "OMPTRACE_BUFFER_SIZE": "64K",  # 4 chunks of 16 KiB: a hand-off every 512 records
                 "OMPTRACE_VERBOSE": "1",
                 "TSAN_OPTIONS": env.get("TSAN_OPTIONS", "halt_on_error=1:exitcode=66")})
+    env.update(extra)
     p = subprocess.run([stress, tool, mode], env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
     sys.stdout.write(p.stdout)
@@ -213,10 +215,12 @@ def check_locks(events):
 
 
 def main():
-    if len(sys.argv) != 5 or sys.argv[4] not in ("complete", "exit"):
+    if len(sys.argv) < 5 or sys.argv[4] not in ("complete", "exit") or \
+            any("=" not in a for a in sys.argv[5:]):
         sys.exit(__doc__)
-    stress, tool, work, mode = sys.argv[1:]
-    anchor, threads = run(stress, tool, work, mode)
+    stress, tool, work, mode = sys.argv[1:5]
+    extra = dict(a.split("=", 1) for a in sys.argv[5:])
+    anchor, threads = run(stress, tool, work, mode, extra)
     if PROBLEMS:
         return report(0)
     if sorted(threads) != ["main", "pair_master", "pair_member", "solo"]:

@@ -73,7 +73,7 @@ static long progress_of(worker *w) {
 static worker workers[3] = {{.role = "pair_master"}, {.role = "pair_member"}, {.role = "solo"}};
 static worker main_worker = {.role = "main"};
 
-/* The body of one implicit task: 20 records. */
+/* The body of one implicit task: 12 records. */
 static void body(ompt_data_t *parallel, ompt_data_t *implicit, ompt_data_t *task, long i) {
   FAKE_CB(sync_region)
   (ompt_sync_region_barrier_explicit, ompt_scope_begin, parallel, implicit, RA(site_barrier));
