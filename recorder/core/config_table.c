@@ -30,8 +30,8 @@ static const char *const context_choices[] = {"lazy", "eager", NULL};
 const ot_option ot_options[] = {
     {"OMPTRACE_OUTPUT", "", "directory",
      "Archive directory. Default: omptrace-<program>-<YYYYmmdd-HHMMSS>-<pid> in the current "
-     "directory. A directory that already holds an archive is never overwritten: <dir>.1, "
-     "<dir>.2, ... is used instead (and named on stderr).",
+     "directory. A directory that already holds an archive, or that another run is writing "
+     "to, is never overwritten: <dir>.1, <dir>.2, ... is used instead (and named on stderr).",
      OT_OPT_STRING, FIELD(output), 0, 0, NULL},
     {"OMPTRACE_BUFFER_SIZE", OT_BUFFER_SIZE_DEFAULT, "bytes, suffix K, M or G (binary)",
      "Event buffer per thread, allocated and pre-faulted when the thread starts and split into "

@@ -1,5 +1,6 @@
-/* The archive directory. An existing archive is never overwritten: the
- * next free <dir>.N is used instead, and the user is told. */
+/* The archive directory. An existing archive, or a directory another run
+ * is writing to, is never overwritten: the next free <dir>.N is used
+ * instead, and the user is told. */
 #include "core/output_dir.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -54,25 +55,47 @@ static int usable_dir(const char *dir) {
   return access(dir, W_OK | X_OK);
 }
 
+/* Claims dir for this process by creating <dir>/.spill exclusively (the
+ * buffer layer's spill directory, removed once the archive is written), so
+ * two programs started at once with the same OMPTRACE_OUTPUT never share
+ * a directory. Returns 0 claimed, 1 taken by another run, -1 error. */
+static int claim(const char *dir) {
+  char p[PATH_MAX + 32];
+  snprintf(p, sizeof p, "%s/.spill", dir);
+  if (mkdir(p, 0755) == 0)
+    return 0;
+  return errno == EEXIST ? 1 : -1;
+}
+
 int ot_output_dir_create(void) {
   char dir[PATH_MAX];
   size_t len = strlen(ot_cfg.output);
   while (len > 1 && ot_cfg.output[len - 1] == '/') /* "out/" names "out" */
     ot_cfg.output[--len] = '\0';
   snprintf(dir, sizeof dir, "%s", ot_cfg.output);
-  for (unsigned n = 1; holds_archive(dir); n++) {
+  for (unsigned n = 1;; n++) {
+    if (!holds_archive(dir)) {
+      if (usable_dir(dir) != 0) {
+        ot_warn("cannot create or write the output directory %s: %s; tracing is off", dir,
+                strerror(errno));
+        return -1;
+      }
+      int c = claim(dir);
+      if (c == 0)
+        break;
+      if (c < 0) {
+        ot_warn("cannot write in the output directory %s: %s; tracing is off", dir,
+                strerror(errno));
+        return -1;
+      }
+    }
     if (snprintf(dir, sizeof dir, "%s.%u", ot_cfg.output, n) >= (int)sizeof dir || n > 9999) {
       ot_warn("cannot pick a new directory next to %s: tracing is off", ot_cfg.output);
       return -1;
     }
   }
   if (strcmp(dir, ot_cfg.output) != 0)
-    ot_warn("%s already holds an archive: writing to %s instead", ot_cfg.output, dir);
-  if (usable_dir(dir) != 0) {
-    ot_warn("cannot create or write the output directory %s: %s; tracing is off", dir,
-            strerror(errno));
-    return -1;
-  }
+    ot_warn("%s already holds an archive or is in use: writing to %s instead", ot_cfg.output, dir);
   char abs[PATH_MAX];
   if (!realpath(dir, abs) || strlen(abs) >= sizeof ot_cfg.output) {
     ot_warn("cannot resolve the output directory %s: %s; tracing is off", dir, strerror(errno));

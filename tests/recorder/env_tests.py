@@ -172,6 +172,25 @@ def t_default_dir():
         fail("the existing archive %s was modified" % first)
 
 
+def t_concurrent():
+    """Three runs started together with one OMPTRACE_OUTPUT: each claims its
+    own directory (<dir>, <dir>.1, <dir>.2), each archive is complete."""
+    out = fresh("concurrent")
+    for n in (1, 2):
+        shutil.rmtree("%s.%d" % (out, n), ignore_errors=True)
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out, OMPTRACE_QUIET="1")
+    procs = [subprocess.Popen([prog("app")], env=env, cwd=A.work, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True) for _ in range(3)]
+    for p in procs:
+        stdout, stderr = p.communicate(timeout=300)
+        sys.stdout.write("--- concurrent stderr ---\n" + stderr)
+        expect_app_intact(p.returncode, stdout)
+        if "cannot" in stderr:
+            fail("a concurrent run reported an error: %r" % stderr)
+    for d in (out, out + ".1", out + ".2"):
+        load(d, "app")
+
+
 def t_spill():
     """A 64K buffer forces many hand-offs; the archive must hold exactly the
     records of a run with a large buffer."""
@@ -297,7 +316,7 @@ def t_events(name, groups):
 
 
 TESTS = {"bad_value": t_bad_value, "unwritable": t_unwritable, "quiet": t_quiet,
-         "default_dir": t_default_dir, "spill": t_spill, "full_disk": t_full_disk,
+         "default_dir": t_default_dir, "concurrent": t_concurrent, "spill": t_spill, "full_disk": t_full_disk,
          "events": t_events}
 
 
