@@ -45,6 +45,8 @@ static const ot_binding bindings[] = {
     BIND(error, OT_EV_CONTROL),
 };
 
+static void probe_noop(void) {}
+
 static void append(char *list, size_t cap, const char *name) {
   size_t n = strlen(list);
   snprintf(list + n, cap - n, "%s%s", n ? " " : "", name);
@@ -66,4 +68,13 @@ void ot_events_register(ompt_set_callback_t set_callback, uint32_t events) {
   }
   ot_verbose("callbacks accepted: %s; refused: %s", accepted[0] ? accepted : "none",
              refused[0] ? refused : "none");
+  /* The one host callback omptrace has no record for: loop chunks. Probe
+   * it so users of another runtime learn whether they miss something. */
+  ompt_set_result_t d = set_callback(ompt_callback_dispatch, (ompt_callback_t)probe_noop);
+  if (d != ompt_set_error && d != ompt_set_never) {
+    set_callback(ompt_callback_dispatch, NULL);
+    ot_verbose("the runtime offers dispatch (loop chunk) events; omptrace does not record them");
+  } else {
+    ot_verbose("the runtime offers no dispatch (loop chunk) events");
+  }
 }
