@@ -220,12 +220,7 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
     rt_str(f, text);
     rt_ns(f, (uint64_t)g->strength);
   }
-  if (!strcmp(format, "json"))
-    out_json(stdout, r);
-  else if (!strcmp(format, "csv"))
-    out_csv(stdout, r);
-  else
-    out_text(stdout, r);
+  out_report(stdout, format, r);
   rp_free(r);
   for (uint32_t k = 0; k < nregs; k++) {
     free(regs[k].label);

@@ -49,12 +49,7 @@ static int summary(const char *path, const sm_opts *o, const char *format) {
   counters_report(&s, r);
   samples_report(&s, r);
   findings_report(&s, r);
-  if (!strcmp(format, "json"))
-    out_json(stdout, r);
-  else if (!strcmp(format, "csv"))
-    out_csv(stdout, r);
-  else
-    out_text(stdout, r);
+  out_report(stdout, format, r);
   rp_free(r);
   sm_free(&s);
   otr_close(s.a);

@@ -124,3 +124,12 @@ void fmt_ns(char *buf, size_t n, double ns) {
   else
     snprintf(buf, n, "%.3f s", ns / 1e9);
 }
+
+void out_report(FILE *f, const char *format, const report *r) {
+  if (!strcmp(format, "json"))
+    out_json(f, r);
+  else if (!strcmp(format, "csv"))
+    out_csv(f, r);
+  else
+    out_text(f, r);
+}

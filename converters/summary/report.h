@@ -70,6 +70,8 @@ void rt_note(rtable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void out_text(FILE *f, const report *r);
 void out_json(FILE *f, const report *r);
 void out_csv(FILE *f, const report *r);
+/* Writes r in the named format ("json", "csv", anything else: text). */
+void out_report(FILE *f, const char *format, const report *r);
 
 /* "1.23 ms", "456 ns", "2.50 s" */
 void fmt_ns(char *buf, size_t n, double ns);
