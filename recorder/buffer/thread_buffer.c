@@ -76,12 +76,6 @@ int ot_buffer_thread_init(ot_thread *t) {
   return 0;
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint8_t *ot_buffer_refill(ot_thread *t) {
   atomic_fetch_add(&handoffs_active, 1);
   if (atomic_load(&buffers_closed)) {
@@ -102,13 +96,13 @@ uint8_t *ot_buffer_refill(ot_thread *t) {
   ot_chunk *next = &r->chunks[(c->index + 1) % r->nchunks];
   if (atomic_load_explicit(&next->state, memory_order_acquire) != OT_CHUNK_FREE) {
     /* Budget exhausted: wait for the spill thread rather than drop. */
-    uint64_t t0 = now_ns();
+    uint64_t t0 = ot_monotonic_ns();
     while (atomic_load_explicit(&next->state, memory_order_acquire) != OT_CHUNK_FREE) {
       ot_spill_kick();
       struct timespec nap = {0, 50000};
       nanosleep(&nap, NULL);
     }
-    t->stall_ns += now_ns() - t0;
+    t->stall_ns += ot_monotonic_ns() - t0;
   }
   atomic_store_explicit(&next->state, OT_CHUNK_ACTIVE, memory_order_relaxed);
   t->chunk = next;

@@ -25,21 +25,15 @@ static int calibrated;
  * minimum only keeps the tick rate sane for programs that end at once. */
 #define OT_CLOCK_MIN_SPAN_NS 2000000ull
 
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Pairs a TSC reading with the midpoint of the tightest of a few
  * clock_gettime brackets, so preemption during one try does not matter. */
 static clock_point take_point(void) {
   clock_point best = {0, 0};
   uint64_t best_span = UINT64_MAX;
   for (int i = 0; i < 7; i++) {
-    uint64_t a = mono_ns();
+    uint64_t a = ot_monotonic_ns();
     uint64_t t = __rdtsc();
-    uint64_t b = mono_ns();
+    uint64_t b = ot_monotonic_ns();
     if (b - a < best_span) {
       best_span = b - a;
       best.tsc = t;
@@ -86,7 +80,7 @@ void ot_clock_init(void) {
 void ot_clock_calibrate(void) {
   if (!ot_clock_use_tsc)
     return;
-  uint64_t now = mono_ns();
+  uint64_t now = ot_monotonic_ns();
   if (now - p0.ns < OT_CLOCK_MIN_SPAN_NS) {
     uint64_t left = OT_CLOCK_MIN_SPAN_NS - (now - p0.ns);
     struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};

@@ -170,12 +170,6 @@ static void human(uint64_t bytes, char *out, size_t len) {
     snprintf(out, len, "%" PRIu64 " B", bytes);
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Metric members and class; returns the class id. */
 static OTF2_ErrorCode write_metrics(OTF2_GlobalDefWriter *w, const uint32_t *names,
                                     const uint32_t *descs, const uint32_t *units, unsigned n) {
@@ -208,11 +202,10 @@ static OTF2_ErrorCode write_definitions(OTF2_Archive *archive, uint32_t nloc,
   OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(archive);
   if (!w)
     return OTF2_ERROR_INVALID_CALL;
-  struct timespec real, mono;
+  struct timespec real;
   clock_gettime(CLOCK_REALTIME, &real);
-  clock_gettime(CLOCK_MONOTONIC, &mono);
+  int64_t mono_now = (int64_t)ot_monotonic_ns();
   uint64_t first = first_ns == UINT64_MAX ? 0 : first_ns;
-  int64_t mono_now = (int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec;
   int64_t real_now = (int64_t)real.tv_sec * 1000000000 + real.tv_nsec;
   uint64_t realtime = (uint64_t)(real_now - (mono_now - (int64_t)first));
   OTF2_ErrorCode e;
@@ -285,7 +278,7 @@ static void release_all(void) {
 }
 
 int ot_finalize_write(void) {
-  double t0 = now_s();
+  uint64_t t0 = ot_monotonic_ns();
   const char *dir = ot_cfg.output;
   uint32_t nloc = ot_thread_count();
   unsigned nmetrics = ot_counters_count();
@@ -404,8 +397,8 @@ done:
       snprintf(extra + off, sizeof extra - off, " (%" PRIu64 " failed)", ot_samples_failed());
     ot_info("wrote %s/traces.otf2: %u threads, %" PRIu64 " events, %s (%.1f B/event), "
             "finalize %.2f s%s",
-            dir, nloc, total, size, total ? (double)bytes / (double)total : 0.0, now_s() - t0,
-            extra);
+            dir, nloc, total, size, total ? (double)bytes / (double)total : 0.0,
+            (double)(ot_monotonic_ns() - t0) * 1e-9, extra);
   }
   release_all();
   free(writers);
