@@ -34,8 +34,7 @@ void otr_reset_error(void) {
   last_error[0] = 0;
 }
 
-/* The anchor file itself, or a directory holding traces.otf2 (or exactly
- * one *.otf2 file). */
+/* The anchor file itself, or a directory holding traces.otf2. */
 static char *find_anchor(const char *path, char *err, size_t errlen) {
   struct stat st;
   if (stat(path, &st) != 0) {

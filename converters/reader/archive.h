@@ -33,7 +33,7 @@ struct otr_archive {
   OTF2_Reader *rd;
   otr_defs d;
   /* id maps, OTF2 id -> dense index */
-  otr_idmap strings, regions, locations, contexts, generators, params, metrics, groups;
+  otr_idmap strings, regions, locations, contexts, generators, params, metrics;
   char **str;
   uint32_t nstr;
   otr_rawvec raw_regions, raw_locations, raw_members, raw_contexts, raw_scl, raw_gen, raw_params,
@@ -42,7 +42,6 @@ struct otr_archive {
   uint32_t nmclasses;
   otr_idmap scl;
   char **param_names; /* by param index */
-  bool omp_paradigm;
   /* event pass */
   otr_locstate *ls;
   uint64_t first, last, serial, events, omp_events;

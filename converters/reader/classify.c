@@ -59,7 +59,7 @@ static otr_class by_name(const char *s, bool openmp) {
     return OTR_C_TASK;
   if (starts(s, "parallel"))
     return OTR_C_PARALLEL;
-  if (starts(s, "loop") || starts(s, "for") || starts(s, "do") || starts(s, "taskloop"))
+  if (starts(s, "loop") || starts(s, "for") || starts(s, "do"))
     return OTR_C_LOOP;
   if (starts(s, "sections"))
     return OTR_C_SECTIONS;

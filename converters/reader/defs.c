@@ -48,14 +48,6 @@ static OTF2_CallbackCode on_clock(void *u, uint64_t res, uint64_t off, uint64_t 
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_paradigm(void *u, OTF2_Paradigm p, OTF2_StringRef n,
-                                     OTF2_ParadigmClass c) {
-  (void)n, (void)c;
-  if (p == OTF2_PARADIGM_OPENMP)
-    ((ctx *)u)->a->omp_paradigm = true;
-  return OTF2_CALLBACK_SUCCESS;
-}
-
 static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
                                    OTF2_StringRef cname, OTF2_StringRef desc, OTF2_RegionRole role,
                                    OTF2_Paradigm par, OTF2_RegionFlag flags, OTF2_StringRef file,
@@ -194,8 +186,6 @@ static void resolve(otr_archive *a, mtmp *m) {
     g->paradigm = (OTF2_Paradigm)((r->d >> 8) & 0xff);
     g->cls = otr_classify(g->name, g->role, g->paradigm);
     split_name(g, S(a, r->b), r->c);
-    if (g->paradigm == OTF2_PARADIGM_OPENMP)
-      d->has_openmp = true;
     otr_idmap_put(&a->regions, r->id, i);
   }
   d->n_locations = a->raw_locations.n;
@@ -282,8 +272,6 @@ static void resolve(otr_archive *a, mtmp *m) {
     a->param_names[i] = (char *)S(a, a->raw_params.v[i].a);
     otr_idmap_put(&a->params, a->raw_params.v[i].id, i);
   }
-  if (a->omp_paradigm)
-    d->has_openmp = true;
 }
 
 bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
@@ -296,7 +284,6 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
   OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
   OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string);
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
-  OTF2_GlobalDefReaderCallbacks_SetParadigmCallback(cb, on_paradigm);
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
   OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, on_group);
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
@@ -359,8 +346,8 @@ void otr_defs_free(otr_archive *a) {
                       &a->raw_scl,     &a->raw_gen,       &a->raw_params,  &a->raw_groups};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++)
     free(vs[i]->v);
-  otr_idmap *ms[] = {&a->strings, &a->regions, &a->locations, &a->contexts, &a->generators,
-                     &a->params,  &a->metrics, &a->groups,    &a->scl};
+  otr_idmap *ms[] = {&a->strings,    &a->regions, &a->locations, &a->contexts,
+                     &a->generators, &a->params,  &a->metrics,   &a->scl};
   for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
     otr_idmap_free(ms[i]);
 }

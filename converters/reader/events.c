@@ -77,25 +77,27 @@ static void drop_teams(otr_archive *a) {
   }
 }
 
+/* Locations defined without events need no event file and are skipped,
+ * unless no location states a count at all. */
+static bool wants_events(const otr_archive *a, uint32_t i) {
+  return a->d.total_events == 0 || a->d.location_events[i] > 0;
+}
+
 bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
   static const otr_visitor none = {0};
   a->v = v ? v : &none;
   read_local_defs(a);
   otr_reset_error();
   init_locations(a);
-  /* Locations defined without events need no event file and are skipped,
-   * unless no location states a count at all. */
-  bool counted = a->d.total_events > 0;
   for (uint32_t i = 0; i < a->d.n_locations; i++)
-    if (!counted || a->d.location_events[i])
+    if (wants_events(a, i))
       OTF2_Reader_SelectLocation(a->rd, a->d.location_ids[i]);
   if (OTF2_Reader_OpenEvtFiles(a->rd) != OTF2_SUCCESS) {
     snprintf(err, errlen, "cannot open the event files: %s", otr_last_error());
     return false;
   }
   for (uint32_t i = 0; i < a->d.n_locations; i++) {
-    if ((counted && !a->d.location_events[i]) ||
-        OTF2_Reader_GetEvtReader(a->rd, a->d.location_ids[i]))
+    if (!wants_events(a, i) || OTF2_Reader_GetEvtReader(a->rd, a->d.location_ids[i]))
       continue;
     snprintf(err, errlen, "cannot open the events of location %s: %s", a->d.location_names[i],
              otr_last_error());
@@ -174,10 +176,5 @@ void otr_events_free(otr_archive *a) {
     free(a->ls[i].pm);
   }
   free(a->ls);
-  a->ls = NULL;
-  while (a->teams) {
-    otr_team *t = a->teams;
-    a->teams = t->next;
-    free(t);
-  }
+  a->ls = NULL; /* teams: otr_read has released them (drop_teams) */
 }

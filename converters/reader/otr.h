@@ -96,7 +96,6 @@ typedef struct {
   otr_context *contexts;
   uint64_t *generator_period_ns; /* 0 when unknown */
   uint64_t total_events;         /* sum of location event counts */
-  bool has_openmp;               /* a definition with paradigm OPENMP or OpenMP roles */
 } otr_defs;
 
 /* One parallel-region instance (a team running one parallel region). */

@@ -199,9 +199,9 @@ void otr_pop(otr_archive *a, otr_locstate *ls) {
   if (f->cls == OTR_C_TASK && !f->fork_marker) {
     if (a->v->task_fragment)
       a->v->task_fragment(a->v->user, &ls->pub, f->task, f->region, incl - f->nested_task);
-    for (otr_frame *p = parent; p && p >= ls->stack; p--)
-      if (p->cls == OTR_C_TASK && !p->fork_marker) {
-        p->nested_task += incl;
+    for (uint32_t i = ls->depth - 1; i-- > 0;) /* the nearest enclosing task frame */
+      if (ls->stack[i].cls == OTR_C_TASK && !ls->stack[i].fork_marker) {
+        ls->stack[i].nested_task += incl;
         break;
       }
   }

@@ -51,6 +51,18 @@ static creg *find(const char *label, otr_class cls, uint32_t nruns) {
   return r;
 }
 
+/* Run i (runs sorted by thread count) is a degradation rank of g: g is
+ * slower there than in a run with fewer threads, beyond the tolerance. */
+static bool degraded(const creg *g, uint32_t i, double tolerance) {
+  if (isnan(g->t[i]))
+    return false;
+  for (uint32_t j = 0; j < i; j++)
+    if (runs[j].threads < runs[i].threads && !isnan(g->t[j]) &&
+        g->t[i] > g->t[j] * (1.0 + tolerance))
+      return true;
+  return false;
+}
+
 static int by_strength(const void *a, const void *b) {
   const creg *x = a, *y = b;
   if (x->strength != y->strength)
@@ -72,10 +84,7 @@ static bool load(const char *path, uint32_t i, uint32_t nruns, const sm_opts *o)
     fprintf(stderr, "omptrace-summary: %s: %s\n", otr_anchor(s.a), err);
   } else {
     runs[i].path = otr_xstrdup(path);
-    for (uint32_t l = 0; l < s.d->n_locations; l++)
-      runs[i].threads += otr_location(s.a, l)->events ? 1 : 0;
-    runs[i].wall = otr_ns(s.a, otr_last_time(s.a) - otr_first_time(s.a));
-    runs[i].serial = otr_ns(s.a, otr_serial_ticks(s.a));
+    overview_totals(&s, &runs[i].threads, &runs[i].wall, &runs[i].serial);
     for (uint32_t k = 0; k < s.nkeys; k++)
       if (regions_has(&s, k) && sm_match(&s, sm_label(&s, k)))
         find(sm_label(&s, k), s.keys[k].cls, nruns)->t[i] = (double)regions_slowest_ns(&s, k);
@@ -94,15 +103,12 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
   /* order runs by thread count (stable), permuting the region columns alike */
   uint32_t *perm = otr_xmalloc(nr * sizeof *perm);
   run *sorted = otr_xmalloc(nr * sizeof *sorted);
-  for (uint32_t i = 0; i < nr; i++)
-    perm[i] = i;
-  for (uint32_t i = 0; i < nr; i++)
-    for (uint32_t j = i + 1; j < nr; j++)
-      if (runs[perm[j]].threads < runs[perm[i]].threads) {
-        uint32_t x = perm[i];
-        perm[i] = perm[j];
-        perm[j] = x;
-      }
+  for (uint32_t i = 0; i < nr; i++) { /* insertion sort: keeps equal counts in order */
+    uint32_t j = i;
+    for (; j > 0 && runs[perm[j - 1]].threads > runs[i].threads; j--)
+      perm[j] = perm[j - 1];
+    perm[j] = i;
+  }
   for (uint32_t i = 0; i < nr; i++)
     sorted[i] = runs[perm[i]];
   double *tmp = otr_xmalloc(nr * sizeof *tmp);
@@ -135,15 +141,9 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
   /* strengths first, to sort */
   for (uint32_t k = 0; k < nregs; k++) {
     creg *g = &regs[k];
-    for (uint32_t i = 0; i < nr; i++) {
-      bool degr = false;
-      for (uint32_t j = 0; j < i && !isnan(g->t[i]); j++)
-        if (runs[j].threads < runs[i].threads && !isnan(g->t[j]) &&
-            g->t[i] > g->t[j] * (1.0 + o->tolerance))
-          degr = true;
-      if (degr && g->t[i] > g->strength)
+    for (uint32_t i = 0; i < nr; i++)
+      if (degraded(g, i, o->tolerance) && g->t[i] > g->strength)
         g->strength = g->t[i];
-    }
   }
   if (nregs > 1)
     qsort(regs, nregs, sizeof *regs, by_strength);
@@ -169,11 +169,7 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
       tt[i] = isnan(g->t[i]) ? 0 : g->t[i];
       sp[i] = have && g->t[i] > 0 ? g->t[b] / g->t[i] : NAN;
       ef[i] = have && runs[i].threads ? sp[i] * runs[b].threads / runs[i].threads : NAN;
-      bool degr = false;
-      for (uint32_t j = 0; j < i && have; j++)
-        if (runs[j].threads < runs[i].threads && !isnan(g->t[j]) &&
-            g->t[i] > g->t[j] * (1.0 + o->tolerance))
-          degr = true;
+      bool degr = degraded(g, i, o->tolerance);
       st[i] = degr ? g->t[i] : 0;
       if (degr)
         ranks[nrank++] = runs[i].threads;
@@ -209,7 +205,7 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
         m = i;
     /* Name the fastest run with fewer threads: the one m is slower than. */
     for (uint32_t i = 0; i < m; i++)
-      if (!isnan(g->t[i]) && (lo == nr || g->t[i] < g->t[lo]))
+      if (runs[i].threads < runs[m].threads && !isnan(g->t[i]) && (lo == nr || g->t[i] < g->t[lo]))
         lo = i;
     if (lo == nr)
       continue;

@@ -134,7 +134,7 @@ void findings_report(sm *s, report *r) {
   t->bullets = true;
   rt_col(t, "text", "Finding", RV_STR);
   rt_col(t, "impact_ns", "Time at stake", RV_NS);
-  for (int i = 0; i < nfs && (s->o.top <= 0 || i < s->o.top); i++) {
+  for (int i = 0; i < (int)sm_limit(s, (uint32_t)nfs); i++) {
     rt_row(t);
     rt_str(t, fs[i].text);
     rt_ns(t, fs[i].impact);

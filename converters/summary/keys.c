@@ -63,6 +63,7 @@ void sm_keys_free(sm *s) {
   free(s->key_of);
 }
 
+/* "(unknown)" for OTR_NONE */
 const char *sm_label(const sm *s, uint32_t key) {
   return key < s->nkeys ? s->keys[key].label : "(unknown)";
 }

@@ -72,7 +72,7 @@ static void charge(lockst *x, uint32_t key, uint64_t w) {
 void locks_acquire(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t w0, uint64_t t,
                    uint32_t site) {
   lockst *x = get(s->locks, lock);
-  uint32_t key = site == OTR_NONE ? OTR_NONE : sm_key_of(s, site);
+  uint32_t key = sm_key_of(s, site); /* OTR_NONE for an unknown site */
   if (x->label == OTR_NONE)
     x->label = key;
   if (!order) /* no order in the record: number acquisitions ourselves */
@@ -158,7 +158,7 @@ void locks_report(sm *s, report *r) {
     lockst *x = k->l[i];
     rt_row(t);
     rt_int(t, x->id);
-    rt_str(t, x->label == OTR_NONE ? "(unknown)" : sm_label(s, x->label));
+    rt_str(t, sm_label(s, x->label));
     rt_int(t, (int64_t)x->acq);
     rt_ns(t, sm_ns(s, x->wait));
     rt_ns(t, sm_ns(s, x->acq ? x->wait / x->acq : 0));
@@ -172,16 +172,16 @@ void locks_report(sm *s, report *r) {
     for (uint32_t j = 0; j < sm_limit(s, x->nb); j++) {
       rt_row(b);
       rt_int(b, x->id);
-      rt_str(b, x->b[j].key == OTR_NONE ? "(unknown)" : sm_label(s, x->b[j].key));
+      rt_str(b, sm_label(s, x->b[j].key));
       rt_ns(b, sm_ns(s, x->b[j].wait));
       rt_pct(b, x->wait ? (double)x->b[j].wait / (double)x->wait : 0);
     }
     if (i == 0 && x->wait) {
-      s->facts.lock_label = x->label == OTR_NONE ? "(unknown)" : sm_label(s, x->label);
+      s->facts.lock_label = sm_label(s, x->label);
       s->facts.lock_wait_ns = sm_ns(s, x->wait);
       s->facts.lock_contention = x->acq ? (double)x->contended / (double)x->acq : 0;
       if (x->nb) {
-        s->facts.blame_label = x->b[0].key == OTR_NONE ? "(unknown)" : sm_label(s, x->b[0].key);
+        s->facts.blame_label = sm_label(s, x->b[0].key);
         s->facts.blame_ns = sm_ns(s, x->b[0].wait);
       }
     }

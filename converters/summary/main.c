@@ -1,7 +1,9 @@
 /* omptrace-summary: an OpenMP performance report from an OTF2 archive. */
 #include "summary.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +55,18 @@ static int summary(const char *path, const sm_opts *o, const char *format) {
   rp_free(r);
   sm_free(&s);
   otr_close(s.a);
-  return fflush(stdout) == 0 ? 0 : 1;
+  return 0;
+}
+
+/* A report that could not be written (full disk, closed pipe) is a failure
+ * with a message, like unusable input. */
+static int written(int rc) {
+  int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+  if (rc == 0 && e) {
+    fprintf(stderr, "omptrace-summary: cannot write the report: %s\n", strerror(e));
+    return 1;
+  }
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -80,13 +93,15 @@ int main(int argc, char **argv) {
         return 2;
       }
       break;
-    case 'n':
-      o.top = (int)strtol(optarg, &end, 10);
-      if (*end || o.top < 0) {
+    case 'n': {
+      long top = strtol(optarg, &end, 10);
+      if (end == optarg || *end || top < 0 || top > INT_MAX) {
         fprintf(stderr, "omptrace-summary: --top needs a number >= 0\n");
         return 2;
       }
+      o.top = (int)top;
       break;
+    }
     case 't':
       o.threads = true;
       break;
@@ -98,7 +113,7 @@ int main(int argc, char **argv) {
       break;
     case 'T':
       o.tolerance = strtod(optarg, &end) / 100.0;
-      if (*end || o.tolerance < 0) {
+      if (end == optarg || *end || !(o.tolerance >= 0)) { /* also rejects nan */
         fprintf(stderr, "omptrace-summary: --tolerance needs a percentage >= 0\n");
         return 2;
       }
@@ -120,11 +135,11 @@ int main(int argc, char **argv) {
       fprintf(stderr, "omptrace-summary: --compare needs at least two archives\n");
       return 2;
     }
-    return compare_main(argv + optind, n, &o, format);
+    return written(compare_main(argv + optind, n, &o, format));
   }
   if (n != 1) {
     usage(stderr);
     return 2;
   }
-  return summary(argv[optind], &o, format);
+  return written(summary(argv[optind], &o, format));
 }

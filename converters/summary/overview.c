@@ -2,13 +2,19 @@
  * inside a parallel region or a fork) and its share of the run. */
 #include "summary.h"
 
-void overview_report(sm *s, report *r) {
-  uint64_t first = otr_first_time(s->a), last = otr_last_time(s->a);
-  uint64_t wall = sm_ns(s, last - first), serial = sm_ns(s, otr_serial_ticks(s->a));
-  uint32_t threads = 0;
+void overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns) {
+  *threads = 0;
   for (uint32_t i = 0; i < s->d->n_locations; i++)
     if (otr_location(s->a, i)->events)
-      threads++;
+      (*threads)++;
+  *wall_ns = sm_ns(s, otr_last_time(s->a) - otr_first_time(s->a));
+  *serial_ns = sm_ns(s, otr_serial_ticks(s->a));
+}
+
+void overview_report(sm *s, report *r) {
+  uint32_t threads;
+  uint64_t wall, serial;
+  overview_totals(s, &threads, &wall, &serial);
   s->facts.wall_ns = wall;
   s->facts.serial_ns = serial;
   s->facts.threads = threads;

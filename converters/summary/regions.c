@@ -2,9 +2,9 @@
  *
  * Busy time of a thread in one instance = its time in the construct minus
  * the waits inside it. Per instance, perfect balance would save
- * max(busy) - mean(busy) (threads of the team that never entered count as
- * busy 0); a row's gain is that sum over its instances and its imbalance is
- * gain / sum of max(busy). A parallel row includes the constructs inside it.
+ * max(busy) - mean(busy) over the threads that entered it; a row's gain is
+ * that sum over its instances and its imbalance is gain / sum of max(busy). A parallel row includes
+ * the constructs inside it.
  *
  * Instances: a parallel instance is the reader's team; the k-th entry of a
  * work-sharing construct by each thread of one team is one instance. A
@@ -175,7 +175,10 @@ static void ws_leave(sm *s, const otr_loc *l, const otr_frame *f, uint64_t t, ui
   c->sum_busy += busy;
   if (busy > c->max_busy)
     c->max_busy = busy;
-  if (team->size && c->members >= team->size)
+  /* complete once every member left it; a masked construct has one member, so
+   * its instances do not pile up until the team ends */
+  uint32_t members = f->cls == OTR_C_MASTER ? 1 : team->size;
+  if (members && c->members >= members)
     cinst_finish(s, c, p);
 }
 

@@ -83,6 +83,8 @@ bool sm_collect(sm *s, char *err, size_t errlen);
 void sm_free(sm *s);
 
 /* analyses: state, callbacks, report */
+/* threads = locations with events; wall = last minus first event */
+void overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns);
 void overview_report(sm *s, report *r);
 void threads_report(sm *s, report *r);
 

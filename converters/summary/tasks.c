@@ -39,9 +39,8 @@ struct sm_tasks {
   uint64_t count, total, min, max, other, hist_n[NHIST], hist_t[NHIST];
   uint64_t created, create_ticks, create_regions;
   uint64_t deps, with_deps;
-  uint64_t *last_created; /* per location: key of its last created task */
-  bool *last_has_dep;
-  tsite *sites; /* per key */
+  bool *last_has_dep; /* per location: its last created task has a dependence */
+  tsite *sites;       /* per key */
   tdep *dk;
   uint32_t ndk;
 };
@@ -49,7 +48,6 @@ struct sm_tasks {
 void tasks_init(sm *s) {
   sm_tasks *k = otr_xcalloc(1, sizeof *k);
   k->q = quant_new();
-  k->last_created = otr_xcalloc(s->d->n_locations, sizeof *k->last_created);
   k->last_has_dep = otr_xcalloc(s->d->n_locations, sizeof *k->last_has_dep);
   k->sites = otr_xcalloc(s->nkeys + 1, sizeof *k->sites);
   s->tasks = k;
@@ -87,7 +85,6 @@ void tasks_create(sm *s, const otr_loc *l, uint64_t t, uint64_t key) {
   task *x = get(k, key);
   x->creator = l->index;
   k->created++;
-  k->last_created[l->index] = key;
   k->last_has_dep[l->index] = false;
 }
 
@@ -140,7 +137,7 @@ static void finish(sm *s, task *x) {
     }
   if (x->executor != OTR_NONE && x->creator != OTR_NONE && x->executor != x->creator)
     k->other++;
-  uint32_t key = x->region == OTR_NONE ? OTR_NONE : sm_key_of(s, x->region);
+  uint32_t key = sm_key_of(s, x->region);
   if (key != OTR_NONE) {
     tsite *t = &k->sites[key];
     t->count++;
@@ -287,7 +284,6 @@ void tasks_free(sm *s) {
       free(x);
     }
   quant_free(k->q);
-  free(k->last_created);
   free(k->last_has_dep);
   free(k->sites);
   for (uint32_t i = 0; i < k->ndk; i++)

@@ -249,6 +249,18 @@ def test_compare():
     eq(g30["degradation_ranks"], [], "g.c:30 ranks")
     txt = run("--compare", *runs).stdout
     check("parallel @ g.c:20 gets slower with more threads" in txt, "compare text:\n" + txt)
+    # Equal thread counts keep their command-line order, and a finding compares
+    # with a run of fewer threads, not with a faster run of as many threads.
+    fast2, slow2, one = gen("degrade", 2, 25), gen("degrade", 2, 200), gen("degrade", 1)
+    p = run("--format", "json", "--compare", fast2, slow2, one)
+    check(p.returncode == 0, "compare exit %d: %s" % (p.returncode, p.stderr))
+    j = json.loads(p.stdout)
+    eq([r["archive"] for r in j["compare"]["runs"]], [one, fast2, slow2], "equal counts: order")
+    g20 = rows(j["compare"]["regions"], "region")["parallel @ g.c:20"]
+    eq((g20["time_ns"], g20["degradation_ranks"]), ([100000, 50000, 400000], [2]), "g.c:20 ranks")
+    eq([f["text"] for f in j["findings"]["findings"]],
+       ["parallel @ g.c:20 gets slower with more threads: 100 us at 1 thread, 400 us at 2 "
+        "threads."], "equal counts: finding")
 
 
 def test_idle_location():
@@ -290,6 +302,15 @@ def test_errors():
     bad([gen("noomp")], "no OpenMP records")
     bad(["--format", "xml", junk], "unknown format", 2)
     bad(["--compare", junk], "at least two", 2)
+    for top in ("", "x", "-1", "99999999999"):
+        bad(["--top", top, junk], "--top needs a number", 2)
+    for tol in ("", "nan", "-5"):
+        bad(["--compare", "--tolerance", tol, junk, junk], "--tolerance needs a percentage", 2)
+    with open("/dev/full", "w") as full:  # the report cannot be written
+        p = subprocess.run([SUMMARY, gen("imbalance")], stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=120, env=ENV)
+    check(p.returncode == 1 and p.stderr.count("\n") == 1 and "cannot write" in p.stderr,
+          "/dev/full: exit %d, stderr %r" % (p.returncode, p.stderr))
     p = run("--help")
     check(p.returncode == 0 and "--compare" in p.stdout, "--help")
     p = run("--version")

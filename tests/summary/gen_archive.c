@@ -286,13 +286,13 @@ static void scorep(const char *dir) {
 }
 
 /* The same program at n threads: g.c:10 scales, g.c:20 gets slower with
- * more threads, g.c:30 stays flat. */
-static void degrade(const char *dir, int n) {
+ * more threads (its time scaled by pct percent), g.c:30 stays flat. */
+static void degrade(const char *dir, int n, uint64_t pct) {
   gen *g = g_open(dir, "degrade", n);
   uint32_t P[3] = {R("parallel @ g.c:10", PARALLEL, "g.c", 10),
                    R("parallel @ g.c:20", PARALLEL, "g.c", 20),
                    R("parallel @ g.c:30", PARALLEL, "g.c", 30)};
-  uint64_t dur[3] = {400000 / (uint64_t)n, 100000 * (uint64_t)n, 50000};
+  uint64_t dur[3] = {400000 / (uint64_t)n, 1000 * (uint64_t)n * pct, 50000};
   uint32_t team = g_team(g, n);
   uint64_t t = 0;
   for (int r = 0; r < 3; r++) {
@@ -381,11 +381,11 @@ static void noomp(const char *dir) {
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: gen_archive imbalance|locks|tasks|counters|samples|scorep|"
-                    "degrade N|big EVENTS|idle_location|deep|noomp DIR [ARG]\n");
+                    "degrade N [PCT]|big EVENTS|idle_location|deep|noomp DIR [ARG [ARG2]]\n");
     return 2;
   }
   const char *s = argv[1], *dir = argv[2];
-  long arg = argc > 3 ? atol(argv[3]) : 0;
+  long arg = argc > 3 ? atol(argv[3]) : 0, arg2 = argc > 4 ? atol(argv[4]) : 100;
   if (!strcmp(s, "imbalance"))
     imbalance(dir);
   else if (!strcmp(s, "locks"))
@@ -398,8 +398,8 @@ int main(int argc, char **argv) {
     samples(dir);
   else if (!strcmp(s, "scorep"))
     scorep(dir);
-  else if (!strcmp(s, "degrade") && arg > 0 && arg <= G_MAXLOC)
-    degrade(dir, (int)arg);
+  else if (!strcmp(s, "degrade") && arg > 0 && arg <= G_MAXLOC && arg2 > 0)
+    degrade(dir, (int)arg, (uint64_t)arg2);
   else if (!strcmp(s, "big") && arg > 0)
     big(dir, (uint64_t)arg);
   else if (!strcmp(s, "idle_location"))
