@@ -32,6 +32,7 @@ typedef struct ot_ring {
   int fd;                 /* spill file, -1 until the first spill */
   uint64_t spilled_bytes; /* whole records in the spill file */
   uint64_t lost_first_ts, lost_last_ts;
+  int damaged; /* a stream found the spill file damaged (said once, not per pass) */
 
   /* Snapshot taken when recording stops: what the streams read. */
   int frozen;

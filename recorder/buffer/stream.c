@@ -95,9 +95,11 @@ static const ot_rec *next_from_file(ot_stream *s) {
       return r;
     }
   }
-  ot_warn("%s is truncated or damaged after %llu records: the rest of thread %u is not in "
-          "the trace",
-          s->path, (unsigned long long)s->file_records, s->loc);
+  if (!s->ring->damaged)
+    ot_warn("%s is truncated or damaged after %llu records: the rest of thread %u is not in "
+            "the trace",
+            s->path, (unsigned long long)s->file_records, s->loc);
+  s->ring->damaged = 1;
   s->phase = PH_DONE;
   return NULL;
 }

@@ -23,8 +23,7 @@ static int holds_archive(const char *dir) {
   return stat(p, &st) == 0;
 }
 
-/* mkdir -p; errno set on failure. */
-static int make_dirs(const char *path) {
+int ot_make_dirs(const char *path) {
   char buf[PATH_MAX];
   if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
     errno = ENAMETOOLONG;
@@ -46,7 +45,7 @@ static int make_dirs(const char *path) {
 /* Creates dir if needed and checks it is a writable directory. */
 static int usable_dir(const char *dir) {
   struct stat st;
-  if (make_dirs(dir) != 0 || stat(dir, &st) != 0)
+  if (ot_make_dirs(dir) != 0 || stat(dir, &st) != 0)
     return -1;
   if (!S_ISDIR(st.st_mode)) {
     errno = ENOTDIR;

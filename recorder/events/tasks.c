@@ -16,7 +16,11 @@ void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
   ot_thread *t = ot_enter();
   if (!t)
     return;
-  uint64_t id = OT_TASK_ID(t->loc, ot_site_id(codeptr_ra), ++t->task_gen);
+  /* Generation 0 means "implicit task" (record.h): skip it when the 32-bit
+   * generation wraps. */
+  if ((uint32_t)++t->task_gen == 0)
+    ++t->task_gen;
+  uint64_t id = OT_TASK_ID(t->loc, ot_site_id(codeptr_ra), t->task_gen);
   new_task_data->value = id;
   ot_emit(t, OT_TASK_CREATE, 0, (uint32_t)flags, (uint64_t)codeptr_ra, id);
   if (ot_cfg.sample_contexts == 1)

@@ -63,22 +63,20 @@ int ot_ctx_waits_load(uint32_t loc) {
   ot_stream *s = ot_stream_open(loc);
   if (!s)
     return -1;
-  /* Waits do not nest on one thread; an open wait ends at the next
-   * mutex record or the matching wait end. */
+  /* A mutex wait ends at the thread's next record: its acquisition, or
+   * whatever follows a failed omp_test_lock (as the archive writer closes
+   * it). A sync wait ends at the matching wait end. */
   uint64_t mutex_at = 0, sync_at = 0;
   const char *mutex_what = NULL, *sync_what = NULL;
   for (const ot_rec *r; (r = ot_stream_next(s));) {
+    if (mutex_what) {
+      add(mutex_at, r->ts, mutex_what);
+      mutex_what = NULL;
+    }
     switch (r->type) {
     case OT_MUTEX_ACQUIRE:
       mutex_at = r->ts;
       mutex_what = mutex_leaf(r->kind);
-      break;
-    case OT_MUTEX_ACQUIRED:
-    case OT_MUTEX_RELEASED:
-    case OT_NEST_LOCK:
-      if (mutex_what)
-        add(mutex_at, r->ts, mutex_what);
-      mutex_what = NULL;
       break;
     case OT_SYNC_WAIT_BEGIN:
       sync_at = r->ts;

@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/output_dir.h"
 #include "core/thread.h"
 #include "finalize/defs.h"
 #include "finalize/defs_write.h"
@@ -119,20 +120,6 @@ static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
   return code;
 }
 
-static int mkdirs(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = 0;
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-      return -1;
-    *p = '/';
-  }
-  return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static uint64_t file_size(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
@@ -170,12 +157,12 @@ static void human(uint64_t bytes, char *out, size_t len) {
     snprintf(out, len, "%" PRIu64 " B", bytes);
 }
 
-/* Metric members and class; returns the class id. */
+/* Metric members and class 0 (none without counters). */
 static OTF2_ErrorCode write_metrics(OTF2_GlobalDefWriter *w, const uint32_t *names,
                                     const uint32_t *descs, const uint32_t *units, unsigned n) {
   if (n == 0)
     return OTF2_SUCCESS;
-  OTF2_MetricMemberRef members[64];
+  OTF2_MetricMemberRef members[OT_WRITER_MAX_METRICS];
   for (unsigned i = 0; i < n; i++) {
     OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteMetricMember(
         w, i, names[i], descs[i], OTF2_METRIC_TYPE_PAPI, OTF2_METRIC_ACCUMULATED_START,
@@ -193,7 +180,8 @@ static OTF2_ErrorCode write_metrics(OTF2_GlobalDefWriter *w, const uint32_t *nam
 typedef struct def_strings {
   uint32_t machine, machine_class, process, process_class, group, paradigm;
   uint32_t *locations;
-  uint32_t metric_name[64], metric_desc[64], metric_unit[64];
+  uint32_t metric_name[OT_WRITER_MAX_METRICS], metric_desc[OT_WRITER_MAX_METRICS],
+      metric_unit[OT_WRITER_MAX_METRICS];
 } def_strings;
 
 static OTF2_ErrorCode write_definitions(OTF2_Archive *archive, uint32_t nloc,
@@ -282,8 +270,8 @@ int ot_finalize_write(void) {
   const char *dir = ot_cfg.output;
   uint32_t nloc = ot_thread_count();
   unsigned nmetrics = ot_counters_count();
-  if (nmetrics > 64)
-    nmetrics = 64;
+  if (nmetrics > OT_WRITER_MAX_METRICS)
+    nmetrics = OT_WRITER_MAX_METRICS;
   OTF2_EvtWriter **writers = calloc(nloc ? nloc : 1, sizeof *writers);
   uint64_t *events = calloc(nloc ? nloc : 1, sizeof *events);
   def_strings strs = {0};
@@ -308,7 +296,7 @@ int ot_finalize_write(void) {
     goto done;
   }
   ot_samples_prepare();
-  if (mkdirs(dir) != 0) {
+  if (ot_make_dirs(dir) != 0) {
     snprintf(why, sizeof why, "%s", strerror(errno));
     reason = why;
     goto done;

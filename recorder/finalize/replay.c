@@ -56,8 +56,6 @@ enum {
   MX_ORDERED
 };
 
-#define MAX_METRICS 64
-
 enum frame_type {
   F_PARALLEL = 1,
   F_SYNC,
@@ -109,7 +107,7 @@ typedef struct loc_state {
   uint32_t nhl, caphl;
   /* Latest counter values on this location; `pending` when the current
    * record brought them and no Enter/Leave carried them yet. */
-  uint64_t values[MAX_METRICS];
+  uint64_t values[OT_WRITER_MAX_METRICS];
   unsigned nvalues;
   int pending;
   int create_open; /* a task create region waits for its dependences */
@@ -139,8 +137,8 @@ static ot_u64map task_cp; /* task id -> creator's construct, for runtime-interna
 
 static void put_metric(loc_state *ls, uint64_t t) {
   ls->pending = 0;
-  OTF2_Type types[MAX_METRICS];
-  OTF2_MetricValue vals[MAX_METRICS];
+  OTF2_Type types[OT_WRITER_MAX_METRICS];
+  OTF2_MetricValue vals[OT_WRITER_MAX_METRICS];
   for (unsigned i = 0; i < ls->nvalues; i++) {
     types[i] = OTF2_TYPE_UINT64;
     vals[i].unsigned_int = ls->values[i];
@@ -184,11 +182,27 @@ static frame *push(loc_state *ls, uint8_t type, uint8_t sub, uint32_t region, ui
   return f;
 }
 
+/* Index of the innermost frame of the type (and id, unless any_id); -1
+ * when none. Unless `cross`, the search stops at a task or parallel
+ * boundary (when that is not what is sought). */
+static int64_t innermost(const loc_state *ls, uint8_t type, uint64_t id, int any_id, int cross) {
+  for (uint32_t i = ls->n; i-- > 0;) {
+    const frame *f = &ls->st[i];
+    if (f->type == type && (any_id || f->id == id))
+      return i;
+    if (!cross && (f->type == F_TASK || f->type == F_PARALLEL))
+      return -1;
+  }
+  return -1;
+}
+
+static int64_t find(const loc_state *ls, uint8_t type, uint64_t id, int any_id) {
+  return innermost(ls, type, id, any_id, 0);
+}
+
 static OTF2_CommRef current_comm(const loc_state *ls) {
-  for (uint32_t i = ls->n; i-- > 0;)
-    if (ls->st[i].type == F_PARALLEL)
-      return ls->st[i].comm;
-  return OTF2_UNDEFINED_COMM;
+  int64_t i = innermost(ls, F_PARALLEL, 0, 1, 1);
+  return i >= 0 ? ls->st[i].comm : OTF2_UNDEFINED_COMM;
 }
 
 /* Leave one frame with whatever its kind needs besides the Leave. */
@@ -205,20 +219,6 @@ static void close_top(loc_state *ls, uint64_t t) {
   ls->n--;
 }
 
-/* Index of the innermost frame of the type (and id, unless any_id), not
- * looking past a task or parallel boundary unless that is what is sought.
- * -1 when none. */
-static int64_t find(const loc_state *ls, uint8_t type, uint64_t id, int any_id) {
-  for (uint32_t i = ls->n; i-- > 0;) {
-    const frame *f = &ls->st[i];
-    if (f->type == type && (any_id || f->id == id))
-      return i;
-    if (f->type == F_TASK || f->type == F_PARALLEL)
-      return -1;
-  }
-  return -1;
-}
-
 static void close_to(loc_state *ls, int64_t index, uint64_t t) {
   while ((int64_t)ls->n > index)
     close_top(ls, t);
@@ -232,7 +232,7 @@ static uint64_t enclosing_cp(const loc_state *ls) {
 }
 
 static uint64_t effective_cp(const loc_state *ls, uint64_t cp) {
-  return cp && !ot_symbols_in_runtime(cp) ? cp : enclosing_cp(ls);
+  return ot_symbols_user_cp(cp) ? cp : enclosing_cp(ls);
 }
 
 static uint32_t lock_id(uint8_t mutex_kind, uint64_t wait) {
@@ -381,7 +381,7 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
     return;
   enum ot_construct c = ot_scan_task_untied(task) ? OC_UNTIED_TASK : OC_TASK;
   uint64_t cp = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(task));
-  if (!cp || ot_symbols_in_runtime(cp)) {
+  if (!ot_symbols_user_cp(cp)) {
     uint64_t *slot = ot_u64map_find(&task_cp, task);
     cp = slot ? *slot : effective_cp(ls, 0);
   }
@@ -394,12 +394,7 @@ static void task_schedule(loc_state *ls, const ot_rec *r, uint64_t t) {
   uint64_t prior = r->b, next = r->c;
   int left_explicit = 0;
   if (OT_TASK_GEN(prior) != 0) {
-    int64_t i = -1;
-    for (uint32_t k = ls->n; k-- > 0;)
-      if (ls->st[k].type == F_TASK && ls->st[k].id == prior) {
-        i = k;
-        break;
-      }
+    int64_t i = innermost(ls, F_TASK, prior, 0, 1);
     int done = r->kind == ST_COMPLETE || r->kind == ST_CANCEL;
     if (i >= 0) {
       if (done)
@@ -422,7 +417,7 @@ static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
   enum ot_construct c, wait, sblock;
   mutex_constructs(r->kind, &c, &wait, &sblock);
   uint64_t cp = r->c;
-  if (!cp || ot_symbols_in_runtime(cp)) /* libomp sometimes passes its own address */
+  if (!ot_symbols_user_cp(cp)) /* libomp sometimes passes its own address */
     cp = ot_scan_wait_codeptr(r->b);
   cp = effective_cp(ls, cp);
   frame *f = push(ls, F_MUTEX, r->kind, ot_region(c, cp), r->b, cp);
@@ -512,47 +507,17 @@ static void close_create(loc_state *ls) {
   }
 }
 
+/* Samples up to raw. The deferred Leave(task create) carries the create's
+ * time: it goes first, or a later sample would make the location's time
+ * decrease (the writer then refuses the event and the archive). */
+static void samples_until(loc_state *ls, uint64_t raw) {
+  close_create(ls);
+  ot_samples_emit_until(ls->loc, raw, ls->w);
+}
+
 static void close_all(loc_state *ls, uint64_t t) {
   close_create(ls);
   close_to(ls, 0, t);
-}
-
-static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
-  enum ot_construct c, wait;
-  sync_constructs(r->kind, &c, &wait);
-  switch (r->type) {
-  case OT_SYNC_BEGIN: {
-    uint64_t cp = r->b;
-    if ((!cp || ot_symbols_in_runtime(cp)) && ls->prev_work_cp &&
-        ot_sync_is_implicit_barrier(r->kind) && !ot_scan_ends_parallel(ls->loc, ls->index))
-      cp = ls->prev_work_cp; /* the barrier of the construct that just ended */
-    cp = effective_cp(ls, cp);
-    frame *f = push(ls, F_SYNC, r->kind, ot_region(c, cp), 0, cp);
-    if (f)
-      enter(ls, t, f->region);
-    break;
-  }
-  case OT_SYNC_WAIT_BEGIN: {
-    int64_t i = find(ls, F_SYNC, 0, 1);
-    uint64_t cp = i >= 0 ? ls->st[i].cp : effective_cp(ls, r->b);
-    frame *f = push(ls, F_SYNC_WAIT, r->kind, ot_region(wait, cp), 0, cp);
-    if (f)
-      enter(ls, t, f->region);
-    break;
-  }
-  case OT_SYNC_WAIT_END: {
-    int64_t i = find(ls, F_SYNC_WAIT, 0, 1);
-    if (i >= 0)
-      close_to(ls, i, t);
-    break;
-  }
-  default: { /* OT_SYNC_END */
-    int64_t i = find(ls, F_SYNC, 0, 1);
-    if (i >= 0)
-      close_to(ls, i, t);
-    break;
-  }
-  }
 }
 
 static void begin_frame(loc_state *ls, uint8_t type, uint8_t sub, enum ot_construct c, uint64_t cp,
@@ -567,6 +532,35 @@ static void end_frame(loc_state *ls, uint8_t type, uint64_t t) {
   int64_t i = find(ls, type, 0, 1);
   if (i >= 0)
     close_to(ls, i, t);
+}
+
+static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  enum ot_construct c, wait;
+  sync_constructs(r->kind, &c, &wait);
+  switch (r->type) {
+  case OT_SYNC_BEGIN: {
+    uint64_t cp = r->b;
+    if (!ot_symbols_user_cp(cp) && ls->prev_work_cp && ot_sync_is_implicit_barrier(r->kind) &&
+        !ot_scan_ends_parallel(ls->loc, ls->index))
+      cp = ls->prev_work_cp; /* the barrier of the construct that just ended */
+    begin_frame(ls, F_SYNC, r->kind, c, cp, t);
+    break;
+  }
+  case OT_SYNC_WAIT_BEGIN: {
+    int64_t i = find(ls, F_SYNC, 0, 1);
+    uint64_t cp = i >= 0 ? ls->st[i].cp : effective_cp(ls, r->b);
+    frame *f = push(ls, F_SYNC_WAIT, r->kind, ot_region(wait, cp), 0, cp);
+    if (f)
+      enter(ls, t, f->region);
+    break;
+  }
+  case OT_SYNC_WAIT_END:
+    end_frame(ls, F_SYNC_WAIT, t);
+    break;
+  default: /* OT_SYNC_END */
+    end_frame(ls, F_SYNC, t);
+    break;
+  }
 }
 
 static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
@@ -588,11 +582,11 @@ static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
  * is open at the gap's start, mark the gap, resume here. */
 static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
   uint64_t first = r->b && r->b < raw ? r->b : raw;
-  ot_samples_emit_until(ls->loc, first, ls->w);
+  samples_until(ls, first);
   uint64_t t0 = ot_out_ts(ls->loc, first);
   close_all(ls, t0);
   W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, t0, OTF2_MEASUREMENT_OFF));
-  ot_samples_emit_until(ls->loc, raw, ls->w);
+  samples_until(ls, raw);
   W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON));
 }
 
@@ -617,10 +611,7 @@ static void process(loc_state *ls, const ot_rec *r) {
     }
     return;
   }
-  /* The deferred Leave(task create) carries the create's time: write it
-   * before samples that may follow that time. */
-  close_create(ls);
-  ot_samples_emit_until(ls->loc, raw, ls->w);
+  samples_until(ls, raw);
   uint64_t t = ot_out_ts(ls->loc, raw);
   /* A lock wait not followed by its acquisition was a failed omp_test_lock. */
   if (ls->n > 0 && ls->st[ls->n - 1].type == F_MWAIT &&
@@ -657,12 +648,7 @@ static void process(loc_state *ls, const ot_rec *r) {
   case OT_IMPLICIT_END: {
     if (r->kind & TASK_INITIAL)
       break;
-    int64_t i = -1;
-    for (uint32_t k = ls->n; k-- > 0;)
-      if (ls->st[k].type == F_PARALLEL) {
-        i = k;
-        break;
-      }
+    int64_t i = innermost(ls, F_PARALLEL, 0, 1, 1);
     if (i >= 0)
       close_to(ls, i, t);
     break;
@@ -672,7 +658,7 @@ static void process(loc_state *ls, const ot_rec *r) {
       break;
     uint64_t cp = effective_cp(ls, r->b);
     uint64_t site = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(r->c));
-    if ((!site || ot_symbols_in_runtime(site)) && cp) {
+    if (!ot_symbols_user_cp(site) && cp) {
       /* taskloop: the executor names the task after the creator's construct */
       uint64_t *slot = ot_u64map_put(&task_cp, r->c, NULL);
       if (slot)
@@ -779,8 +765,8 @@ int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2
   werr = OTF2_SUCCESS;
   metric_class = mclass;
   nmetrics = ot_counters_count();
-  if (nmetrics > MAX_METRICS)
-    nmetrics = MAX_METRICS;
+  if (nmetrics > OT_WRITER_MAX_METRICS)
+    nmetrics = OT_WRITER_MAX_METRICS;
   strict = nmetrics > 0 && ot_counters_strict();
   int rc = 0;
   loc_state *ls = calloc(nloc ? nloc : 1, sizeof *ls);
@@ -816,7 +802,7 @@ int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2
   /* Close what is still open at each location's last time (exit() inside a
    * parallel region, threads that never reported their end). */
   for (uint32_t i = 0; i < nloc && werr == OTF2_SUCCESS; i++) {
-    ot_samples_emit_until(i, UINT64_MAX, ls[i].w);
+    samples_until(&ls[i], UINT64_MAX);
     close_all(&ls[i], ot_out_last(i));
   }
 out:

@@ -7,6 +7,9 @@
 #include <otf2/otf2.h>
 #include <stdint.h>
 
+/* Counter values per record the writer handles (more are ignored). */
+#define OT_WRITER_MAX_METRICS 64
+
 /* writers[loc] for every location; metric_class is the MetricClass id
  * (used when records carry counter values). 0 on success, else the first
  * OTF2 error (the replay stops there) or -1 when a stream cannot be read. */

@@ -64,7 +64,13 @@ static par_rec *par_get(uint64_t id) {
   return p;
 }
 
+/* Team indexes and sizes come from the runtime; beyond this they are not
+ * plausible (and index + 1 could wrap): such a member is left out. */
+#define TEAM_MAX (1u << 20)
+
 static int add_member(par_rec *p, uint32_t index, uint32_t loc, uint32_t size) {
+  if (index >= TEAM_MAX || size > TEAM_MAX)
+    return 0;
   uint32_t need = index + 1 > size ? index + 1 : size;
   if (need > p->nmembers) {
     uint32_t *m = p->m.few;
@@ -94,14 +100,13 @@ static int scan_location(uint32_t loc) {
     return -1;
   uint64_t stack[NEST_MAX]; /* parallel ids of the open implicit tasks */
   int depth = 0;
-  /* An implicit barrier with no code pointer right after a work-sharing
-   * end is that construct's barrier, unless its end shows (NULL
+  /* An implicit barrier with no usable code pointer right after a
+   * work-sharing end is that construct's barrier, unless its end shows (NULL
    * parallel_data) that it ends the parallel region (a nowait construct
    * last in the region): remember those few. */
   uint64_t index = 0, begin_index = 0;
   int after_work = 0, ambiguous = 0;
   const ot_rec *r;
-  int rc = 0;
   while ((r = ot_stream_next(s)) != NULL) {
     records_total++;
     uint64_t this_index = index++;
@@ -112,7 +117,7 @@ static int scan_location(uint32_t loc) {
     case OT_SYNC_BEGIN:
       if (ot_sync_is_implicit_barrier(r->kind)) {
         begin_index = this_index;
-        ambiguous = was_after_work && !r->b;
+        ambiguous = was_after_work && !ot_symbols_user_cp(r->b);
       }
       break;
     case OT_SYNC_END:
@@ -154,7 +159,7 @@ static int scan_location(uint32_t loc) {
         goto oom;
       break;
     case OT_MUTEX_ACQUIRE:
-      if (r->c && !ot_symbols_in_runtime(r->c)) {
+      if (ot_symbols_user_cp(r->c)) {
         uint64_t *slot = ot_u64map_put(&wait_cp, r->b, NULL);
         if (!slot)
           goto oom;
@@ -172,7 +177,7 @@ static int scan_location(uint32_t loc) {
       depth = NEST_MAX;
   }
   ot_stream_close(s);
-  return rc;
+  return 0;
 oom:
   ot_stream_close(s);
   return -1;

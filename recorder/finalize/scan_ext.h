@@ -18,8 +18,9 @@ int ot_scan_task_untied(uint64_t task_id);
  * addresses for a critical. Needs ot_symbols_open before ot_scan_run. */
 uint64_t ot_scan_wait_codeptr(uint64_t wait_id);
 /* 1 when the implicit barrier begun by loc's record number `index` (from 0)
- * has no code pointer, follows a work-sharing end and yet ends the parallel
- * region. */
+ * has no usable code pointer (NULL or inside the runtime), follows a
+ * work-sharing end and yet ends the parallel region. Needs ot_symbols_open
+ * before ot_scan_run. */
 int ot_scan_ends_parallel(uint32_t loc, uint64_t index);
 /* Sync region kinds libomp uses for implicit barriers (the deprecated
  * barrier and barrier_implicit, and the 5.1 workshare/parallel ones). */

@@ -22,6 +22,11 @@ int ot_symbols_open(void);
 int ot_symbols_lookup(uint64_t pc, ot_symbol *frames, int max);
 /* 1 when pc lies in the OpenMP runtime library (libomp's text). */
 int ot_symbols_in_runtime(uint64_t pc);
+/* 1 when a recorded code pointer names a place in the program: not NULL
+ * and not inside the runtime (libomp reports either now and then). */
+static inline int ot_symbols_user_cp(uint64_t cp) {
+  return cp && !ot_symbols_in_runtime(cp);
+}
 void ot_symbols_close(void);
 
 #endif

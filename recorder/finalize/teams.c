@@ -79,11 +79,12 @@ OTF2_ErrorCode ot_teams_write(OTF2_GlobalDefWriter *w, uint32_t nlocations) {
       OTF2_GROUP_FLAG_NONE, nlocations, members);
   for (uint32_t t = 0; t < teams.n && e == OTF2_SUCCESS; t++) {
     const uint32_t *key = ot_intern_key(&teams, t);
-    uint32_t n = teams.lens[t] / (uint32_t)sizeof *key - 1;
-    if (n > nlocations)
-      n = nlocations;
-    for (uint32_t i = 0; i < n; i++)
-      members[i] = key[i + 1]; /* location id = index in group 0 */
+    uint32_t nkey = teams.lens[t] / (uint32_t)sizeof *key - 1, n = 0;
+    /* location id = index in group 0; a thread that registered while
+     * finalize began has no location */
+    for (uint32_t i = 0; i < nkey && n < nlocations; i++)
+      if (key[i + 1] < nlocations)
+        members[n++] = key[i + 1];
     e = OTF2_GlobalDefWriter_WriteGroup(w, t + 1, team_name[t], OTF2_GROUP_TYPE_COMM_GROUP,
                                         OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE, n, members);
   }

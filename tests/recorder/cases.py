@@ -257,6 +257,17 @@ def check_exit_inside(t, m):
     t.expect_kind("ThreadTeamBegin", each=[1, 1])
 
 
+def check_exit_task(t, m):
+    t.expect_enters("parallel", m["par"], each=[1, 1])
+    _barrier_pair(t, "barrier", m["barrier"], [1, 1])
+    t.expect_enters("task create", m["task"], loc0=1, total=1)
+    t.expect_kind("ThreadTaskCreate", loc0=1, total=1)
+    # Thread 0 is sampled after its last record (the task create): those
+    # samples must not push the deferred Leave(task create) back in time.
+    if t.kind_count("CallingContextSample", 0) == 0:
+        t.fail("no sample on location 0 during its 20 ms of computation")
+
+
 def check_serial_gap(t, m):
     t.expect("locations", len(t.locs), 2)
     for name in ("first", "second"):
@@ -331,6 +342,7 @@ CASES = {
     "reduction": (check_reduction, {"KMP_FORCE_REDUCTION": "critical"}, 0, True),
     "cancel": (check_cancel, {"OMP_CANCELLATION": "true"}, 0, True),
     "exit_inside": (check_exit_inside, {}, 3, False),
+    "exit_task": (check_exit_task, {"OMPTRACE_SAMPLING": "1kHz"}, 3, False),
     "serial_gap": (check_serial_gap, {}, 0, True),
     "app": (check_app, {}, 0, True),
     "spill": (check_spill, {}, 0, True),

@@ -1,6 +1,11 @@
 /* Many small records (about 60 000 on each of two threads) so that a small
- * OMPTRACE_BUFFER_SIZE forces many buffer hand-offs. Every count is fixed. */
+ * OMPTRACE_BUFFER_SIZE forces many buffer hand-offs. Every count is fixed.
+ * With SPILL_DAMAGE=<file>, cuts that file (a spill file of the tool) in
+ * the middle of a record before exit, as a damaged disk would. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int main(void) {
   long x = 0;
@@ -15,6 +20,10 @@ int main(void) {
 #pragma omp barrier /* @barrier */
     }
   }
+  const char *victim = getenv("SPILL_DAMAGE");
+  struct stat st;
+  if (victim && stat(victim, &st) == 0 && truncate(victim, st.st_size / 2 + 3) != 0)
+    perror("truncate");
   printf("spill %ld\n", x);
   return 0;
 }
