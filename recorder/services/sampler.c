@@ -23,7 +23,9 @@
 #define OT_CONTEXT_BUF_BYTES (16u << 20)
 #define OT_CONTEXT_BUF_EAGER_BYTES (256u << 20) /* a capture per fork and task */
 
-static int enabled, stopped;
+static int enabled;
+/* Set by finalize; thread_begin/end may run on other threads meanwhile. */
+static atomic_int stopped;
 static uint64_t period_ns;
 
 int ot_sampler_enabled(void) {
@@ -77,8 +79,10 @@ static void stack_bounds(ot_sampler_thread *st) {
   st->stack_hi = (uintptr_t)addr + size;
 }
 
+static void disarm(ot_sampler_thread *st);
+
 void ot_sampler_thread_begin(ot_thread *t) {
-  if (!enabled || stopped || t->sampler)
+  if (!enabled || atomic_load(&stopped) || t->sampler)
     return;
   ot_sampler_signal_reassert();
   ot_sampler_thread *st = calloc(1, sizeof *st);
@@ -105,21 +109,23 @@ void ot_sampler_thread_begin(ot_thread *t) {
     ot_warn("sampling off on thread %u: timer_create failed", t->loc);
     return;
   }
-  st->has_timer = 1;
+  atomic_store(&st->has_timer, 1);
   st->active = 1;
   struct itimerspec its = {0};
   its.it_interval.tv_sec = (time_t)(period_ns / 1000000000u);
   its.it_interval.tv_nsec = (long)(period_ns % 1000000000u);
   its.it_value = its.it_interval;
   timer_settime(st->timer, 0, &its, NULL);
+  if (atomic_load(&stopped)) /* finalize ran meanwhile and may have missed this timer */
+    disarm(st);
 }
 
+/* Thread end and finalize may both get here for one thread: only the one
+ * that takes has_timer deletes the timer. */
 static void disarm(ot_sampler_thread *st) {
   st->active = 0;
-  if (st->has_timer) {
+  if (atomic_exchange(&st->has_timer, 0))
     timer_delete(st->timer);
-    st->has_timer = 0;
-  }
 }
 
 void ot_sampler_thread_end(ot_thread *t) {
@@ -128,9 +134,8 @@ void ot_sampler_thread_end(ot_thread *t) {
 }
 
 void ot_sampler_stop(void) {
-  if (!enabled || stopped)
+  if (!enabled || atomic_exchange(&stopped, 1))
     return;
-  stopped = 1;
   uint32_t n = ot_thread_count();
   for (uint32_t i = 0; i < n; i++) {
     ot_thread *t = ot_thread_get(i);

@@ -8,6 +8,7 @@
 
 #include "core/thread.h"
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -81,7 +82,7 @@ typedef struct ot_sampler_thread {
   ot_thread *thread;
   uintptr_t stack_lo, stack_hi; /* bounds for frame addresses */
   timer_t timer;
-  int has_timer;
+  atomic_int has_timer;         /* exchanged to 0 by whoever deletes the timer */
   volatile sig_atomic_t active; /* timer armed and buffers writable */
   volatile sig_atomic_t busy;   /* re-entry guard (handler or context capture running) */
   ot_cap_buf samples;
