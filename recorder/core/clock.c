@@ -4,8 +4,10 @@
  * ticks into nanoseconds afterwards. */
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/log.h"
 
 #include <cpuid.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,11 +86,19 @@ void ot_clock_calibrate(void) {
   if (now - p0.ns < OT_CLOCK_MIN_SPAN_NS) {
     uint64_t left = OT_CLOCK_MIN_SPAN_NS - (now - p0.ns);
     struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
-    while (nanosleep(&ts, &ts) != 0) {
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
   }
   p1 = take_point();
-  calibrated = p1.tsc > p0.tsc;
+  calibrated = 1;
+  if (p1.tsc <= p0.tsc || p1.ns <= p0.ns) {
+    /* A TSC that did not advance (broken virtualization): times would be
+     * meaningless, so say so once; conversion assumes 1 tick = 1 ns. */
+    ot_warn("the TSC did not advance during the run; archive times are unreliable "
+            "(use OMPTRACE_CLOCK=monotonic)");
+    p1.tsc = p0.tsc + 1;
+    p1.ns = p0.ns + 1;
+  }
 }
 
 uint64_t ot_clock_to_ns(uint64_t raw) {
