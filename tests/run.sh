@@ -30,6 +30,7 @@ summary() { # ctest output file
 }
 
 mkdir -p "$root/build-test" "$root/build-asan" "$root/build-tsan"
+rm -f "$root/build-test/ctest.log" "$root/build-asan/ctest.log" "$root/build-tsan/ctest.log"
 
 step "build-test: -DOMPTRACE_WERROR=ON, all tests"
 if build build-test -DOMPTRACE_WERROR=ON -DOMPTRACE_SANITIZE=; then
@@ -68,9 +69,23 @@ if [ -f "$root/tests/lint.sh" ]; then
 fi
 
 step "result"
+# One closing line over every ctest run: "N passed, N failed".
+passed=0
+failed=0
+for log in "$root/build-test/ctest.log" "$root/build-asan/ctest.log" "$root/build-tsan/ctest.log"; do
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" 2>/dev/null | tail -n 1)
+  [ -n "$line" ] || continue
+  f=$(echo "$line" | sed -E 's/.*passed, ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
+  n=$(echo "$line" | sed -E 's/.*failed out of ([0-9]+).*/\1/')
+  passed=$((passed + n - f))
+  failed=$((failed + f))
+done
 if [ $status -eq 0 ]; then
   echo "all tests passed"
 else
   echo "FAILED (logs: build-test/ctest.log, build-asan/ctest.log, build-tsan/ctest.log under $root)"
 fi
+# A failed build or lint step counts as one failure.
+if [ $status -ne 0 ] && [ $failed -eq 0 ]; then failed=1; fi
+echo "tests: $passed passed, $failed failed"
 exit $status
