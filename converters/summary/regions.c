@@ -9,7 +9,8 @@
  * Instances: a parallel instance is the reader's team; the k-th entry of a
  * work-sharing construct by each thread of one team is one instance. A
  * barrier is charged to the work-sharing construct that encloses it or that
- * it directly follows, else to the enclosing parallel region. */
+ * it directly follows at the same source line (any one, when lines are
+ * unknown), else to the enclosing parallel region. */
 #include "summary.h"
 
 #include "xalloc.h"
@@ -60,6 +61,15 @@ static bool is_ws(otr_class c) {
 static bool balances(otr_class c) {
   return c == OTR_C_PARALLEL || c == OTR_C_LOOP || c == OTR_C_SECTIONS || c == OTR_C_WORKSHARE;
 }
+/* An implicit barrier named after a source line belongs to the construct
+ * at that line: a barrier after a masked or nowait construct is the
+ * enclosing region's. Without lines (no debug info), adjacency decides. */
+static bool same_site_or_unknown(const otr_region *barrier, const otr_region *ws) {
+  if (!barrier->line || !ws->line || !*barrier->file || !*ws->file)
+    return true;
+  return barrier->line == ws->line && strcmp(barrier->file, ws->file) == 0;
+}
+
 static bool is_barrier(otr_class c) {
   return c == OTR_C_IBARRIER || c == OTR_C_EBARRIER;
 }
@@ -206,7 +216,8 @@ void regions_leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame 
   uint32_t target = OTR_NONE;
   if (p && is_ws(p->cls))
     target = p->region;
-  else if (p && p->last_child < s->d->n_regions && is_ws(s->d->regions[p->last_child].cls))
+  else if (p && p->last_child < s->d->n_regions && is_ws(s->d->regions[p->last_child].cls) &&
+           same_site_or_unknown(&s->d->regions[f->region], &s->d->regions[p->last_child]))
     target = p->last_child;
   else if (f->team)
     target = f->team->region;

@@ -115,6 +115,18 @@ def test_imbalance():
     eq(rr[1]["barrier_wait_per_thread_ns"], "101000;102000", "csv list")
 
 
+def test_nowait():
+    """The end-of-parallel barrier after a nowait loop is the region's, found
+    by the barrier's source line, not the loop's."""
+    d = gen("nowait")
+    j = summary_json(d, "--threads")
+    regs = rows(j["regions"]["regions"], "region")
+    eq(regs["loop @ a.c:12"]["barrier_wait_ns"], 0, "nowait loop barrier wait")
+    eq(regs["parallel @ a.c:10"]["barrier_wait_ns"], 52000, "parallel barrier wait")
+    eq(regs["parallel @ a.c:10"]["barrier_wait_per_thread_ns"], [1000, 51000],
+       "parallel barrier wait per thread")
+
+
 def test_locks():
     j = summary_json(gen("locks"))
     th = j["threads"]["threads"]

@@ -74,6 +74,31 @@ static void imbalance(const char *dir) {
   g_close(g);
 }
 
+/* A nowait loop at a.c:12 followed by the end-of-parallel barrier (a.c:10):
+ * the barrier's waits belong to the parallel region, not to the loop.
+ * Thread 0: loop 100 us, barrier 1 us; thread 1: loop 50 us, barrier 51 us. */
+static void nowait(const char *dir) {
+  gen *g = g_open(dir, "nowait", 2);
+  uint32_t P = R("parallel @ a.c:10", PARALLEL, "a.c", 10);
+  uint32_t L = R("loop @ a.c:12", LOOP, "a.c", 12);
+  uint32_t IB10 = R("implicit barrier @ a.c:10", IMPLICIT_BARRIER, "a.c", 10);
+  uint32_t team = g_team(g, 2);
+  g_fork(g, 0, 1000, 2);
+  team_in(g, 2, 2000, team, P);
+  g_enter(g, 0, 2000, L);
+  g_leave(g, 0, 102000, L);
+  g_enter(g, 0, 102000, IB10);
+  g_leave(g, 0, 103000, IB10);
+  g_enter(g, 1, 2000, L);
+  g_leave(g, 1, 52000, L);
+  g_enter(g, 1, 52000, IB10);
+  g_leave(g, 1, 103000, IB10);
+  for (int l = 0; l < 2; l++)
+    team_out(g, l, 103000, team, P);
+  g_join(g, 0, 104000);
+  g_close(g);
+}
+
 /* One mutex acquisition: construct region, wait region, acquire, optional
  * sblock; returns nothing, the caller releases. */
 static void locks(const char *dir) {
@@ -380,7 +405,7 @@ static void noomp(const char *dir) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: gen_archive imbalance|locks|tasks|counters|samples|scorep|"
+    fprintf(stderr, "usage: gen_archive imbalance|nowait|locks|tasks|counters|samples|scorep|"
                     "degrade N [PCT]|big EVENTS|idle_location|deep|noomp DIR [ARG [ARG2]]\n");
     return 2;
   }
@@ -388,6 +413,8 @@ int main(int argc, char **argv) {
   long arg = argc > 3 ? atol(argv[3]) : 0, arg2 = argc > 4 ? atol(argv[4]) : 100;
   if (!strcmp(s, "imbalance"))
     imbalance(dir);
+  else if (!strcmp(s, "nowait"))
+    nowait(dir);
   else if (!strcmp(s, "locks"))
     locks(dir);
   else if (!strcmp(s, "tasks"))
