@@ -103,3 +103,10 @@ int ot_output_dir_create(void) {
   memcpy(ot_cfg.output, abs, strlen(abs) + 1);
   return 0;
 }
+
+void ot_output_dir_abandon(void) {
+  char p[PATH_MAX + 32];
+  snprintf(p, sizeof p, "%s/.spill", ot_cfg.output);
+  rmdir(p);
+  rmdir(ot_cfg.output); /* fails, as wanted, when the directory holds anything else */
+}

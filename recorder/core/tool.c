@@ -34,12 +34,15 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   if (ot_output_dir_create() != 0)
     return 0; /* tracing off, the program runs on */
   if (ot_buffer_init(ot_cfg.output) != 0) {
-    ot_warn("cannot create %s/.spill: %s; tracing is off", ot_cfg.output, strerror(errno));
+    ot_warn("cannot set up the spill area %s/.spill: %s; tracing is off", ot_cfg.output,
+            strerror(errno));
+    ot_output_dir_abandon();
     return 0;
   }
   ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set_callback) {
     ot_warn("the OpenMP runtime offers no ompt_set_callback; tracing is off");
+    ot_output_dir_abandon();
     return 0;
   }
   ot_counters_init();
