@@ -159,6 +159,12 @@ static uint64_t task_key(uint32_t creator, uint32_t gen) {
   return (uint64_t)creator << 32 | gen;
 }
 
+/* Pre-3.0 OpenMP task records carry one 64-bit id; bit 63 keeps them apart
+ * from task_key values. */
+static uint64_t legacy_task_key(uint64_t id) {
+  return id | 1ULL << 63;
+}
+
 static void task_create(otr_archive *a, otr_locstate *ls, uint64_t key) {
   a->omp_events++;
   if (a->v->task_create)
@@ -206,13 +212,12 @@ static OTF2_CallbackCode on_tcomplete(OTF2_LocationRef l, OTF2_TimeStamp t, void
   return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Pre-3.0 OpenMP task records carry one 64-bit id; bit 63 keeps them apart. */
 static OTF2_CallbackCode on_omp_tcreate(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                         OTF2_AttributeList *al, uint64_t id) {
   (void)al;
   otr_locstate *ls = otr_loc_of(A(u), l, t);
   if (ls)
-    task_create(A(u), ls, id | 1ULL << 63);
+    task_create(A(u), ls, legacy_task_key(id));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -221,7 +226,7 @@ static OTF2_CallbackCode on_omp_tswitch(OTF2_LocationRef l, OTF2_TimeStamp t, vo
   (void)al;
   otr_locstate *ls = otr_loc_of(A(u), l, t);
   if (ls)
-    task_switch(A(u), ls, id | 1ULL << 63);
+    task_switch(A(u), ls, legacy_task_key(id));
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -230,7 +235,7 @@ static OTF2_CallbackCode on_omp_tcomplete(OTF2_LocationRef l, OTF2_TimeStamp t, 
   (void)al;
   otr_locstate *ls = otr_loc_of(A(u), l, t);
   if (ls)
-    task_complete(A(u), ls, id | 1ULL << 63);
+    task_complete(A(u), ls, legacy_task_key(id));
   return OTF2_CALLBACK_SUCCESS;
 }
 
