@@ -2,9 +2,10 @@
  * OMPT task frames (a frame F belongs to the task at ancestor level i when
  * enter_i < CFA(F) - 16 < exit_i) and libomp's text range; outlined bodies
  * become their construct; the path continues below the call site where
- * the region was forked (the master's fork capture) or the task created;
- * the thread state becomes a pseudo-frame leaf. Machine mode keeps the
- * stack as measured. */
+ * the region was forked (the master's fork capture) or the task created.
+ * Machine mode keeps the stack as measured. In both modes the sample's
+ * state (work, a wait kind, overhead, idle) becomes a pseudo-frame leaf,
+ * so the mode changes the paths shown, not the Work/Wait split. */
 #include "finalize/contexts.h"
 #include "buffer/record.h"
 #include "core/config.h"
@@ -370,7 +371,9 @@ static int is_wait(uint32_t state) {
   return state >= 0x10 && state != ompt_state_undefined;
 }
 
-static void build_user(path *p, uint32_t loc, const ot_capture *c) {
+/* The sample's state as a pseudo-frame name, NULL for user work. Uses the
+ * thread's recorded waits (ot_ctx_wait_at): ask in time order. */
+static const char *sample_leaf(uint32_t loc, const ot_capture *c) {
   const char *leaf = state_leaf(c->state);
   if (c->nlevels > 0) {
     const ot_cap_level *lv = ot_cap_levels(c);
@@ -384,23 +387,33 @@ static void build_user(path *p, uint32_t loc, const ot_capture *c) {
   } else if (is_wait(c->state)) {
     leaf = "<OMP-idle>";
   }
-  if (leaf && !strcmp(leaf, "<OMP-idle>")) {
-    push(p, ot_ctx_pseudo_region(leaf), OTF2_UNDEFINED_SOURCE_CODE_LOCATION);
-    return;
-  }
   /* The recorded wait names the construct more exactly than the state
    * (a critical wait is reported as wait_lock, taskwait spins as work). */
   const char *waited = ot_ctx_wait_at(c->ts);
+  if (leaf && !strcmp(leaf, "<OMP-idle>"))
+    return leaf;
   if (leaf && waited)
-    leaf = waited;
-  else if (!leaf && in_runtime(c))
-    leaf = waited ? waited : "<OMP-overhead>";
+    return waited;
+  if (!leaf && in_runtime(c))
+    return waited ? waited : "<OMP-overhead>";
+  return leaf;
+}
+
+static void build_user(path *p, uint32_t loc, const ot_capture *c) {
+  const char *leaf = sample_leaf(loc, c);
   if (leaf)
     push(p, ot_ctx_pseudo_region(leaf), OTF2_UNDEFINED_SOURCE_CODE_LOCATION);
+  /* An idle thread is in no construct: <OMP-idle> is a root of its own. */
+  if (leaf && !strcmp(leaf, "<OMP-idle>"))
+    return;
   walk_task(p, c, 0, 0, 1, OTF2_UNDEFINED_SOURCE_CODE_LOCATION, 0);
 }
 
-static void build_machine(path *p, const ot_capture *c) {
+/* Every frame as unwound, with the state leaf below the innermost one. */
+static void build_machine(path *p, uint32_t loc, const ot_capture *c) {
+  const char *leaf = sample_leaf(loc, c);
+  if (leaf)
+    push(p, ot_ctx_pseudo_region(leaf), OTF2_UNDEFINED_SOURCE_CODE_LOCATION);
   const ot_cap_frame *fr = ot_cap_frames(c);
   for (int i = 0; i < c->nframes; i++) {
     const ot_ctx_node *nodes;
@@ -415,7 +428,7 @@ int ot_contexts_of_sample(uint32_t loc, const ot_capture *c, uint32_t *ids, int 
   static path p;
   p.len = 0;
   if (ot_cfg.callstacks == OT_CALLSTACKS_MACHINE)
-    build_machine(&p, c);
+    build_machine(&p, loc, c);
   else
     build_user(&p, loc, c);
   int n = 0;

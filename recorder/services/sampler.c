@@ -1,8 +1,10 @@
 /* Sampler life cycle: one POSIX timer per OpenMP thread on CLOCK_MONOTONIC
- * (wall clock, so waits are sampled too) that signals its own thread. */
+ * (wall clock, so waits are sampled too) that signals its own thread, and
+ * at stop the check that the signals reached the tool. */
 #define _GNU_SOURCE
 #include "services/sampler.h"
 #include "core/config.h"
+#include "core/config_table.h"
 #include "core/log.h"
 #include "services/sampler_buf.h"
 #include "services/sampler_signal.h"
@@ -27,6 +29,7 @@ static int enabled;
 /* Set by finalize; thread_begin/end may run on other threads meanwhile. */
 static atomic_int stopped;
 static uint64_t period_ns;
+static pid_t owner_pid; /* a fork()ed child inherits no timers: no coverage check there */
 
 int ot_sampler_enabled(void) {
   return enabled;
@@ -47,9 +50,12 @@ void ot_sampler_init(void) {
   if (ot_cfg.sampling_ns == 0)
     return;
   period_ns = ot_cfg.sampling_ns;
+  owner_pid = getpid();
   ot_capture_init();
-  if (ot_sampler_signal_install() != 0) {
-    ot_warn("sampling off: cannot install the SIGPROF handler");
+  if (ot_sampler_signal_install(ot_cfg.sampling_signal) != 0) {
+    char name[32];
+    ot_warn("sampling off: cannot install the handler of %s",
+            ot_signal_name(ot_cfg.sampling_signal, name, sizeof name));
     return;
   }
   enabled = 1;
@@ -79,6 +85,12 @@ static void stack_bounds(ot_sampler_thread *st) {
   st->stack_hi = (uintptr_t)addr + size;
 }
 
+static uint64_t monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void disarm(ot_sampler_thread *st);
 
 void ot_sampler_thread_begin(ot_thread *t) {
@@ -102,7 +114,7 @@ void ot_sampler_thread_begin(ot_thread *t) {
 
   struct sigevent sev = {0};
   sev.sigev_notify = SIGEV_THREAD_ID;
-  sev.sigev_signo = OT_SAMPLER_SIGNAL;
+  sev.sigev_signo = ot_sampler_signal_number();
   sev.sigev_value.sival_ptr = st;
   sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
   if (timer_create(CLOCK_MONOTONIC, &sev, &st->timer) != 0) {
@@ -115,6 +127,7 @@ void ot_sampler_thread_begin(ot_thread *t) {
   its.it_interval.tv_sec = (time_t)(period_ns / 1000000000u);
   its.it_interval.tv_nsec = (long)(period_ns % 1000000000u);
   its.it_value = its.it_interval;
+  st->armed_ns = monotonic_ns();
   timer_settime(st->timer, 0, &its, NULL);
   if (atomic_load(&stopped)) /* finalize ran meanwhile and may have missed this timer */
     disarm(st);
@@ -124,13 +137,57 @@ void ot_sampler_thread_begin(ot_thread *t) {
  * that takes has_timer deletes the timer. */
 static void disarm(ot_sampler_thread *st) {
   st->active = 0;
-  if (atomic_exchange(&st->has_timer, 0))
+  if (atomic_exchange(&st->has_timer, 0)) {
     timer_delete(st->timer);
+    st->disarmed_ns = monotonic_ns();
+  }
 }
 
 void ot_sampler_thread_end(ot_thread *t) {
   if (t->sampler)
     disarm(t->sampler);
+}
+
+/* A program that installs its own handler for the sampling signal after
+ * tracing started takes every sample: compare the timer expirations that
+ * reached the handler (si_overrun counts those merged while the thread
+ * was not running, so load does not lower it) with the armed time, and
+ * say once what was lost. */
+static void check_coverage(void) {
+  if (getpid() != owner_pid)
+    return;
+  uint64_t expected = 0, reached = 0, taken = 0, now = monotonic_ns();
+  uint32_t n = ot_thread_count();
+  for (uint32_t i = 0; i < n; i++) {
+    ot_thread *t = ot_thread_get(i);
+    ot_sampler_thread *st = t ? t->sampler : NULL;
+    if (!st || !st->armed_ns)
+      continue;
+    uint64_t end = st->disarmed_ns ? st->disarmed_ns : now;
+    expected += end > st->armed_ns ? (end - st->armed_ns) / period_ns : 0;
+    reached += st->expirations;
+    taken += st->taken;
+  }
+  int replaced = !ot_sampler_signal_is_ours();
+  unsigned retaken = ot_sampler_signal_retaken();
+  char name[32];
+  ot_signal_name(ot_sampler_signal_number(), name, sizeof name);
+  ot_verbose("sampling: %llu samples taken, %llu of about %llu timer expirations reached the "
+             "handler of %s",
+             (unsigned long long)taken, (unsigned long long)reached, (unsigned long long)expected,
+             name);
+  /* One signal per thread may be in flight at disarm: no warning for a
+   * shortfall of a few expirations. */
+  int lost = expected >= 20 && reached * 2 < expected;
+  if (!replaced && !retaken && !lost)
+    return;
+  const char *why = replaced  ? "the program replaced the handler of the sampling signal"
+                    : retaken ? "the program replaced the handler of the sampling signal (taken "
+                                "back at a later thread start)"
+                              : "the sampling signal was blocked or handled elsewhere";
+  ot_warn("sampling: %s %s: %llu samples taken of about %llu expected; set "
+          "OMPTRACE_SAMPLING_SIGNAL to a signal the program does not use",
+          why, name, (unsigned long long)taken, (unsigned long long)expected);
 }
 
 void ot_sampler_stop(void) {
@@ -142,5 +199,6 @@ void ot_sampler_stop(void) {
     if (t && t->sampler)
       disarm(t->sampler);
   }
+  check_coverage();
   ot_sampler_signal_restore();
 }

@@ -96,6 +96,10 @@ typedef struct ot_sampler_thread {
   uint64_t ctx_reused;  /* of which shared the frames of an earlier one */
   ot_fork_seen fork_seen[OT_FORK_CACHE];
   uint64_t sample_ticks, ctx_ticks; /* raw clock spent taking them (cost report) */
+  /* Coverage check at stop (sampler.c): timer expirations that reached
+   * the handler (1 + si_overrun per signal) against the armed time. */
+  uint64_t expirations;
+  uint64_t armed_ns, disarmed_ns; /* CLOCK_MONOTONIC; disarmed 0 = still armed */
 } ot_sampler_thread;
 
 /* Capture helpers (sampler_capture.c). ucontext != NULL: start at the

@@ -1,6 +1,6 @@
-/* SIGPROF handler: takes one sample on the interrupted thread when one of
- * the tool's timers sent the signal, and passes every other SIGPROF on to
- * the program's own handler. */
+/* The sampling signal's handler: takes one sample on the interrupted
+ * thread when one of the tool's timers sent the signal, and passes every
+ * other one on to the program's own handler. */
 #include "services/sampler_signal.h"
 #include "buffer/record.h"
 #include "core/clock.h"
@@ -17,6 +17,8 @@
 static struct sigaction old_actions[2];
 static atomic_int old_slot;
 static int installed;
+static int signo;
+static atomic_uint retaken;
 
 static void chain(int sig, siginfo_t *si, void *uc) {
   const struct sigaction *old = &old_actions[atomic_load(&old_slot)];
@@ -58,6 +60,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
     errno = saved_errno;
     return;
   }
+  /* Expirations that merged while the signal was pending (the thread
+   * not running) arrive as one signal with si_overrun set. */
+  st->expirations += 1u + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
   if (!st->active || !atomic_load_explicit(&ot_recording, memory_order_relaxed)) {
     errno = saved_errno;
     return;
@@ -83,14 +88,15 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   errno = saved_errno;
 }
 
-int ot_sampler_signal_install(void) {
+int ot_sampler_signal_install(int sig) {
   struct sigaction sa, prev;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(OT_SAMPLER_SIGNAL, &sa, &prev) != 0)
+  if (sigaction(sig, &sa, &prev) != 0)
     return -1;
+  signo = sig;
   int next = !atomic_load(&old_slot);
   old_actions[next] = prev;
   atomic_store(&old_slot, next);
@@ -98,28 +104,41 @@ int ot_sampler_signal_install(void) {
   return 0;
 }
 
-int ot_sampler_signal_reassert(void) {
+int ot_sampler_signal_number(void) {
+  return signo;
+}
+
+int ot_sampler_signal_is_ours(void) {
   struct sigaction cur;
-  if (!installed || sigaction(OT_SAMPLER_SIGNAL, NULL, &cur) != 0)
+  return installed && sigaction(signo, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+         cur.sa_sigaction == on_signal;
+}
+
+unsigned ot_sampler_signal_retaken(void) {
+  return atomic_load(&retaken);
+}
+
+int ot_sampler_signal_reassert(void) {
+  if (!installed)
     return -1;
-  if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_signal)
+  if (ot_sampler_signal_is_ours())
     return 0;
   /* The program installed its own handler after the tool started (libomp
    * may start the tool before main): take the signal back, pass the
    * program's own signals on to its handler. Not thread-safe against a
    * concurrent sigaction of the program; thread_begin calls are rare. */
-  return ot_sampler_signal_install();
+  atomic_fetch_add(&retaken, 1);
+  return ot_sampler_signal_install(signo);
 }
 
 void ot_sampler_signal_restore(void) {
   if (!installed)
     return;
-  struct sigaction cur;
-  if (sigaction(OT_SAMPLER_SIGNAL, NULL, &cur) == 0 && cur.sa_sigaction != on_signal)
+  if (!ot_sampler_signal_is_ours())
     return; /* the program replaced our handler: leave its choice alone */
   struct sigaction back = old_actions[atomic_load(&old_slot)];
   if (!(back.sa_flags & SA_SIGINFO) && back.sa_handler == SIG_DFL)
     back.sa_handler = SIG_IGN;
-  sigaction(OT_SAMPLER_SIGNAL, &back, NULL);
+  sigaction(signo, &back, NULL);
   installed = 0;
 }

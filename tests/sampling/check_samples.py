@@ -8,6 +8,8 @@ Enter/Leave kept) and then the calling contexts the program's semantics
 imply. Expected source lines come from /* LINE_... */ markers in the
 program source."""
 import argparse
+import collections
+import json
 import os
 import re
 import shutil
@@ -18,6 +20,20 @@ import otf2
 from otf2.events import CallingContextSample, Enter, Leave
 
 FAILURES = []
+# Innermost open region (name, role) on the sample's location at each
+# sample, parallel to the sample lists read_archive returns.
+REGIONS = {}
+
+
+def kind(path):
+    """work, wait or overhead as omptrace-summary counts a sample
+    (docs/summary.md): the innermost <OMP-...> node decides."""
+    for n in reversed(path):
+        if n.name.startswith("<OMP-"):
+            if "overhead" in n.name:
+                return "overhead"
+            return "work" if ("reduction" in n.name or "work" in n.name) else "wait"
+    return "work"
 
 
 def check(cond, what):
@@ -61,6 +77,8 @@ def chain(ctx):
 
 def read_archive(path, period_ns):
     samples = {}  # location name -> list of node paths
+    REGIONS.clear()
+    stacks = {}  # location -> open regions
     enters = leaves = 0
     with otf2.reader.open(path) as r:
         clock = r.definitions.clock_properties
@@ -82,8 +100,11 @@ def read_archive(path, period_ns):
                 check(False, "event time outside the trace on %s" % loc.name)
             if isinstance(ev, Enter):
                 enters += 1
+                stacks.setdefault(loc, []).append(ev.region)
             elif isinstance(ev, Leave):
                 leaves += 1
+                if stacks.get(loc):
+                    stacks[loc].pop()
             if not isinstance(ev, CallingContextSample):
                 continue
             ids, nodes = chain(ev.calling_context)
@@ -102,6 +123,9 @@ def read_archive(path, period_ns):
                           % (d, loc.name))
             prev_ids[loc] = ids
             samples.setdefault(loc.name, []).append(nodes)
+            top = stacks.get(loc)
+            REGIONS.setdefault(loc.name, []).append(
+                (top[-1].name, str(top[-1].region_role)) if top else None)
     check(enters > 0 and enters == leaves, "plain Enter/Leave kept and balanced (%d/%d)"
           % (enters, leaves))
     return samples
@@ -156,8 +180,51 @@ def case_machine(samples, L, src):
         print("%s: %d of %d samples in hot show runtime and outlined frames" % (loc, good, n))
         check(n >= 50, "%s: at least 50 samples in hot (%d)" % (loc, n))
         check(good >= 0.9 * n, "%s: >= 90%% show the runtime's frames" % loc)
-        check(not any(n.name.startswith("<OMP-") for p in paths for n in p),
-              "%s: no pseudo frames in machine mode" % loc)
+    case_machine_leaves(samples)
+
+
+def states_follow_events(samples, title):
+    """The thread's own events say where it was: a sample inside an
+    implicit barrier must be counted as a wait, one inside the parallel
+    region's body as work, whatever the call-stack mode."""
+    in_barrier, in_body = [], []
+    for loc, paths in samples.items():
+        for p, r in zip(paths, REGIONS[loc]):
+            if r and r[1].endswith("IMPLICIT_BARRIER"):
+                in_barrier.append(kind(p))
+            elif r and r[1].endswith(".PARALLEL"):
+                in_body.append(kind(p))
+    w, b = in_barrier.count("wait"), in_body.count("work")
+    print("%s: %d of %d samples in implicit barriers are waits, %d of %d in the region body "
+          "work" % (title, w, len(in_barrier), b, len(in_body)))
+    check(len(in_barrier) >= 30 and w >= 0.9 * len(in_barrier),
+          "%s: >= 30 samples in implicit barriers, >= 90%% of them waits" % title)
+    check(len(in_body) >= 30 and b >= 0.9 * len(in_body),
+          "%s: >= 30 samples in the region body, >= 90%% of them work" % title)
+
+
+def case_machine_imbalance(samples, L, src):
+    """imbalance.c with OMPTRACE_CALLSTACKS=machine: thread 1's barrier
+    samples keep their state, as a leaf below the runtime's frames."""
+    idle = samples.get("OpenMP thread 1", [])
+    below_runtime = lambda p: (len(p) >= 2 and p[-1].name == "<OMP-implicit_barrier>"
+                               and any(n.name == "[OpenMP runtime]" or n.name.startswith("__kmp")
+                                       for n in p[:-1])
+                               and p[0].name in ("__clone3", "__clone", "clone", "start_thread"))
+    good, n = share(idle, below_runtime)
+    print("thread 1: %d of %d samples end in <OMP-implicit_barrier> below runtime frames"
+          % (good, n))
+    check(good >= 30, "thread 1: at least 30 barrier samples (%d)" % good)
+    check(good >= 0.8 * n, "thread 1: >= 80% of its samples in the barrier")
+    states_follow_events(samples, "machine")
+    case_machine_leaves(samples)
+
+
+def case_machine_leaves(samples):
+    """The state leaf is the only pseudo frame: no folding, no stitching."""
+    for loc, paths in sorted(samples.items()):
+        check(not any(n.name.startswith("<OMP-") for p in paths for n in p[:-1]),
+              "%s: pseudo frames only as the leaf in machine mode" % loc)
 
 
 def case_imbalance(samples, L, src):
@@ -170,6 +237,7 @@ def case_imbalance(samples, L, src):
     print("thread 1: %d of %d samples in <OMP-implicit_barrier> at the call site" % (good, n))
     check(good >= 30, "thread 1: at least 30 barrier samples (%d)" % good)
     check(good >= 0.8 * n, "thread 1: >= 80% of its samples in the region's barrier")
+    states_follow_events(samples, "user")
 
 
 def case_lock(samples, L, src):
@@ -264,6 +332,67 @@ def case_own_handler(samples, L, src):
     check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
 
 
+def cpu_ms():
+    m = re.search(r"cpu_ms (\d+)", RUN.stdout)
+    check(m is not None, "the program printed its CPU time")
+    return int(m.group(1)) if m else 0
+
+
+def case_late_handler(samples, L, src):
+    """The program's SIGPROF handler, installed after the tool started,
+    takes nothing from the tool: a thread is sampled at every 1 ms it
+    runs, so the computing region gets about as many samples as it used
+    CPU milliseconds (work or spinning in its barrier)."""
+    check(len(samples) == 2, "samples on both threads (%d)" % len(samples))
+    region = "parallel @ %s:%d" % (os.path.basename(src), L["LINE_WORK_PARALLEL"])
+    n = sum(1 for ps in samples.values() for p in ps if any(x.name == region for x in p))
+    cpu = cpu_ms()
+    print("%d samples in %s for %d ms of CPU time" % (n, region, cpu))
+    check(cpu >= 40, "the computation took CPU time (%d ms)" % cpu)
+    check(n >= 0.5 * cpu, "samples in the region >= half its CPU ms (%d of %d)" % (n, cpu))
+
+
+TAKEOVER = re.compile(r"^omptrace: sampling: the program replaced the handler of the sampling "
+                      r"signal (\S+): (\d+) samples taken of about (\d+) expected; set "
+                      r"OMPTRACE_SAMPLING_SIGNAL to a signal the program does not use$", re.M)
+
+
+def case_takeover(samples, L, src):
+    """The program installed its own handler for the sampling signal:
+    one warning names the signal and the samples taken and expected."""
+    hits = TAKEOVER.findall(RUN.stderr)
+    check(len(hits) == 1, "one takeover warning (%d)" % len(hits))
+    if not hits:
+        return
+    name, taken, expected = hits[0][0], int(hits[0][1]), int(hits[0][2])
+    want = RUN.env.get("OMPTRACE_SAMPLING_SIGNAL")
+    check(name == want, "the warning names %s (%s)" % (want, name))
+    in_archive = sum(len(ps) for ps in samples.values())
+    cpu = cpu_ms()
+    print("warning: %d taken of about %d expected; %d in the archive; %d ms of CPU time"
+          % (taken, expected, in_archive, cpu))
+    # Armed wall time covers the computation's CPU time on both threads.
+    check(expected >= 0.9 * cpu - 2, "expected (%d) >= the CPU ms (%d)" % (expected, cpu))
+    check(taken * 2 < expected, "taken (%d) < half of expected (%d)" % (taken, expected))
+    check(in_archive <= taken, "archive samples (%d) <= taken (%d)" % (in_archive, taken))
+    m = re.search(r"handler ran (\d+) times", RUN.stdout)
+    ran = int(m.group(1)) if m else 0
+    check(ran >= 0.5 * cpu, "the program's handler got the timer signals (%d)" % ran)
+
+
+BAD_SIGNAL = re.compile(r"^omptrace: OMPTRACE_SAMPLING_SIGNAL='([^']*)': not SIGPROF, SIGALRM, "
+                        r"SIGVTALRM, SIGUSR1, SIGUSR2 or a real-time signal \(SIGRTMIN\+N, "
+                        r"SIGRTMAX-N, \d+\.\.\d+\); using SIGRTMIN\+4$", re.M)
+
+
+def case_bad_signal(samples, L, src):
+    """A bad OMPTRACE_SAMPLING_SIGNAL: one line, the default signal, and
+    the samples as without it."""
+    hits = BAD_SIGNAL.findall(RUN.stderr)
+    check(hits == [RUN.env["OMPTRACE_SAMPLING_SIGNAL"]], "one bad-value line (%s)" % hits)
+    case_callpath(samples, L, src)
+
+
 def vite_states(archive, out_svg):
     """Rows with drawn states in ViTE's SVG export (ViTE draws only plain
     Enter/Leave; samples must not take them away)."""
@@ -292,6 +421,12 @@ CASES = {
     "waits": case_waits,
     "robust": case_robust,
     "own_handler": case_own_handler,
+    "late_handler": case_late_handler,
+    "takeover": case_takeover,
+    "takeover_sigprof": case_takeover,
+    "bad_signal": case_bad_signal,
+    "signal_number": case_callpath,
+    "machine_imbalance": case_machine_imbalance,
 }
 
 
@@ -302,37 +437,97 @@ def period_ns(rate):
     return 1000000 // int(m.group(1)) if m else int(1e9 / int(rate.rstrip("Hz")))
 
 
+class Run:
+    """One traced run of the program: its output and environment."""
+
+    def __init__(self, prog, env):
+        r = subprocess.run([prog], env=env, capture_output=True, text=True, timeout=120)
+        self.stdout, self.stderr, self.env = r.stdout, r.stderr, env
+        sys.stdout.write(r.stdout)
+        sys.stderr.write(r.stderr)
+        check(r.returncode == 0, "program exit status 0 (got %d)" % r.returncode)
+        case = env.get("SMP_CASE", "")
+        if "takeover" not in case:
+            check("omptrace: sampling:" not in r.stderr, "no sampling warning")
+        if case != "bad_signal":
+            check("omptrace: OMPTRACE_" not in r.stderr, "no bad-value warning")
+
+
+RUN = None
+
+
+def summary_json(tool, archive):
+    r = subprocess.run([tool, "--format", "json", archive], capture_output=True, text=True,
+                       timeout=120)
+    check(r.returncode == 0, "omptrace-summary exit status 0 (got %d)" % r.returncode)
+    return json.loads(r.stdout) if r.returncode == 0 else {}
+
+
+def modes_agree(a, env):
+    """The same program in user and machine mode: machine mode changes
+    the paths, not the Work/Wait split. In each mode the samples' states
+    follow the thread's own events, omptrace-summary counts exactly the
+    kinds the archive's leaves carry, and the same wait kinds dominate."""
+    global RUN
+    leaves = {}
+    for mode in ("user", "machine"):
+        out = os.path.join(a.out, mode)
+        RUN = Run(a.prog, dict(env, OMPTRACE_OUTPUT=out, OMPTRACE_CALLSTACKS=mode))
+        archive = os.path.join(out, "traces.otf2")
+        if not check(os.path.exists(archive), "%s: archive written" % mode):
+            return
+        samples = read_archive(archive, period_ns(a.rate))
+        states_follow_events(samples, mode)
+        paths = [p for ps in samples.values() for p in ps]
+        kinds = collections.Counter(kind(p) for p in paths)
+        got = summary_json(a.summary, archive).get("samples", {}).get("summary", {})
+        print("%s: archive %s, summary work %s wait %s overhead %s" % (
+            mode, dict(kinds), got.get("work_samples"), got.get("wait_samples"),
+            got.get("overhead_samples")))
+        for k in ("work", "wait", "overhead"):
+            check(got.get(k + "_samples") == kinds[k],
+                  "%s: summary %s_samples == the archive's count" % (mode, k))
+        check(kinds["wait"] >= 30, "%s: at least 30 wait samples (%d)" % (mode, kinds["wait"]))
+        waits = collections.Counter(p[-1].name for p in paths if kind(p) == "wait")
+        leaves[mode] = {n for n, c in waits.items() if c >= 0.05 * len(paths)}
+    print("wait kinds with >= 5%% of the samples: %s" % leaves)
+    check(leaves["user"] == leaves["machine"] == {"<OMP-implicit_barrier>"},
+          "the same wait kinds in both modes")
+
+
 def main():
+    global RUN
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
     ap.add_argument("--prog", required=True)
     ap.add_argument("--src", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--case", required=True, choices=sorted(CASES))
+    ap.add_argument("--case", required=True, choices=sorted(CASES) + ["modes_agree"])
     ap.add_argument("--rate", default="1kHz")
     ap.add_argument("--env", action="append", default=[], help="NAME=VALUE for the run")
     ap.add_argument("--vite", action="store_true", help="also check ViTE draws each thread")
+    ap.add_argument("--summary", help="omptrace-summary (modes_agree)")
     a = ap.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
     env = dict(os.environ, OMP_TOOL_LIBRARIES=a.lib, OMPTRACE_OUTPUT=a.out,
-               OMPTRACE_SAMPLING=a.rate)
+               OMPTRACE_SAMPLING=a.rate, SMP_CASE=a.case)
     for kv in a.env:
         k, v = kv.split("=", 1)
         env[k] = v
-    run = subprocess.run([a.prog], env=env, capture_output=True, text=True, timeout=120)
-    sys.stdout.write(run.stdout)
-    sys.stderr.write(run.stderr)
-    check(run.returncode == 0, "program exit status 0 (got %d)" % run.returncode)
-    archive = os.path.join(a.out, "traces.otf2")
-    if not check(os.path.exists(archive), "archive written"):
-        return 1
-    samples = read_archive(archive, period_ns(a.rate))
-    CASES[a.case](samples, markers(a.src), a.src)
-    if a.vite:
-        rows = vite_states(archive, os.path.join(a.out, "vite.svg"))
-        check(rows is not None, "ViTE exported the archive")
-        check(rows == len(samples), "ViTE draws states on every sampled thread (%s of %d)"
-              % (rows, len(samples)))
+    if a.case == "modes_agree":
+        modes_agree(a, env)
+    else:
+        RUN = Run(a.prog, env)
+        archive = os.path.join(a.out, "traces.otf2")
+        if not check(os.path.exists(archive), "archive written"):
+            return 1
+        samples = read_archive(archive, period_ns(a.rate))
+        CASES[a.case](samples, markers(a.src), a.src)
+        if a.vite:
+            rows = vite_states(archive, os.path.join(a.out, "vite.svg"))
+            check(rows is not None, "ViTE exported the archive")
+            check(rows == len(samples), "ViTE draws states on every sampled thread (%s of %d)"
+                  % (rows, len(samples)))
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1
