@@ -67,14 +67,21 @@ static const char *parse_size(const ot_option *o, const char *s) {
   return NULL;
 }
 
+/* Items may be padded with blanks; a list naming no group (",,") is as
+ * empty as "": recording only the parallel group by accident would be a
+ * silent surprise. */
 static const char *parse_events(const ot_option *o, const char *s) {
+  static char why[96]; /* configuration is read once, on one thread */
   uint32_t mask = 0;
+  int items = 0;
   const char *p = s;
-  if (!*p)
-    return "empty list";
   while (*p) {
+    p += strspn(p, " \t");
     size_t n = strcspn(p, ",");
-    int found = 0;
+    const char *next = p[n] == ',' ? p + n + 1 : p + n;
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+      n--;
+    int found = n == 0;
     if (n == 3 && strncasecmp(p, "all", 3) == 0) {
       mask |= OT_EV_ALL;
       found = 1;
@@ -85,12 +92,16 @@ static const char *parse_events(const ot_option *o, const char *s) {
         found = 1;
       }
     }
-    if (!found && n > 0)
-      return "unknown event group";
-    p += n;
-    if (*p == ',')
-      p++;
+    if (!found) {
+      snprintf(why, sizeof why, "unknown event group '%.*s%s'", n > 40 ? 40 : (int)n, p,
+               n > 40 ? "..." : "");
+      return why;
+    }
+    items += n > 0;
+    p = next;
   }
+  if (!items)
+    return "empty list";
   *(uint32_t *)field(o) = mask | OT_EV_PARALLEL;
   return NULL;
 }
@@ -142,8 +153,8 @@ static const char *parse_rate(const ot_option *o, const char *s) {
     const char *unit;
     int is_freq;
     uint64_t mult; /* Hz multiplier or ns per unit */
-  } units[] = {{"hz", 1, 1},    {"khz", 1, 1000},   {"mhz", 1, 1000000}, {"ns", 0, 1},
-               {"us", 0, 1000}, {"ms", 0, 1000000}, {"s", 0, 1000000000}};
+  } units[] = {{"hz", 1, 1}, {"khz", 1, 1000}, {"mhz", 1, 1000000}, {"ghz", 1, 1000000000},
+               {"ns", 0, 1}, {"us", 0, 1000},  {"ms", 0, 1000000},  {"s", 0, 1000000000}};
   if (strcmp(s, "0") == 0 || strcasecmp(s, "off") == 0) {
     *(uint64_t *)field(o) = 0;
     return NULL;
@@ -157,6 +168,8 @@ static const char *parse_rate(const ot_option *o, const char *s) {
     return "not a positive number";
   double ns = 0;
   int found = 0;
+  while (*end == ' ')
+    end++;
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
     if (strcasecmp(end, units[i].unit) == 0) {
       ns = units[i].is_freq ? 1e9 / (v * (double)units[i].mult) : v * (double)units[i].mult;
@@ -167,7 +180,7 @@ static const char *parse_rate(const ot_option *o, const char *s) {
   if (!found)
     return "missing unit (Hz, kHz, s, ms, us, ns)";
   if (ns < (double)o->min)
-    return "faster than one sample per 10us";
+    return "rate too high (at most 100kHz, one sample per 10us)";
   if (ns > 3600e9)
     return "slower than one sample per hour";
   *(uint64_t *)field(o) = (uint64_t)(ns + 0.5);
@@ -193,6 +206,8 @@ const char *ot_option_parse(const ot_option *o, const char *value) {
     return parse_choice(o, value);
   case OT_OPT_RATE:
     return parse_rate(o, value);
+  case OT_OPT_SIGNAL:
+    return ot_signal_parse(value, (int *)field(o));
   }
   return "unknown option kind";
 }
@@ -224,9 +239,16 @@ int ot_config_load(const char *program_name) {
     const char *why = ot_option_parse(o, v);
     if (why) {
       ot_option_parse(o, o->def);
-      ot_warn("%s='%s': %s; using %s", o->name, v, why, *o->def ? o->def : "the default");
+      /* A long value is shortened so the line keeps what happens. */
+      size_t len = strlen(v);
+      if (len > 100)
+        ot_warn("%s='%.60s...' (%zu characters): %s; using %s", o->name, v, len, why,
+                *o->def ? o->def : "the default");
+      else
+        ot_warn("%s='%s': %s; using %s", o->name, v, why, *o->def ? o->def : "the default");
     }
   }
+  ot_config_warn_unknown();
   if (!ot_cfg.output[0])
     default_output(program_name);
   return 0;
@@ -273,7 +295,13 @@ void ot_config_print_doc(FILE *out, int markdown) {
                  "omptrace reads these environment variables when the OpenMP runtime starts "
                  "the tool. A bad value never stops the program: one line "
                  "`omptrace: OMPTRACE_X='bad': <why>; using <value>` names it and the value "
-                 "used instead. `omptrace --help` prints the same table.\n\n");
+                 "used instead (a value longer than 100 characters is shown by its first 60 "
+                 "and its length). Any other `OMPTRACE_*` variable in the environment is "
+                 "reported as `omptrace: OMPTRACE_SAMPLNG: unknown variable (did you mean "
+                 "OMPTRACE_SAMPLING?); ignored`, naming the closest variable below when one "
+                 "is within an edit or two (case ignored); `OMPTRACE_LIBRARY` (the launcher's) "
+                 "and `OMPTRACE_BUILD_DIR` (bench/run.sh) are not reported. `omptrace --help` "
+                 "prints the same table.\n\n");
     fprintf(out, "| Variable | Default | Values | Description |\n|---|---|---|---|\n");
     for (size_t i = 0; i < ot_option_count; i++) {
       const ot_option *o = &ot_options[i];

@@ -38,6 +38,7 @@ typedef struct ot_config {
   uint64_t sampling_ns; /* OMPTRACE_SAMPLING period in ns, 0 = off */
   int callstacks;       /* OMPTRACE_CALLSTACKS, enum ot_callstack_mode */
   int sample_contexts;  /* OMPTRACE_SAMPLE_CONTEXTS: 0 lazy (default), 1 eager (for comparison) */
+  int sampling_signal;  /* OMPTRACE_SAMPLING_SIGNAL, signal number of the sampling timers */
 } ot_config;
 
 extern ot_config ot_cfg;

@@ -23,6 +23,10 @@ const char *const ot_event_group_names[] = {"parallel", "tasks",   "sync",      
                                             "work",     "masked",  "reduction", "flush",
                                             "cancel",   "control", NULL};
 
+/* OMPTRACE_LIBRARY: the launcher's library path (share/omptrace);
+ * OMPTRACE_BUILD_DIR: bench/run.sh's build tree. */
+const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY", "OMPTRACE_BUILD_DIR", NULL};
+
 static const char *const clock_choices[] = {"monotonic", "tsc", NULL};
 static const char *const callstack_choices[] = {"user", "machine", NULL};
 static const char *const context_choices[] = {"lazy", "eager", NULL};
@@ -42,7 +46,8 @@ const ot_option ot_options[] = {
      "comma list of parallel, tasks, sync, mutex, work, masked, reduction, flush, cancel, "
      "control; or all",
      "Event groups to record. Thread, parallel region and implicit task events are always "
-     "recorded (teams need them).",
+     "recorded (teams need them). Blanks around names are ignored; a list naming no group "
+     "(empty, or only commas) is reported and all is recorded.",
      OT_OPT_EVENTS, FIELD(events), 0, 0, NULL},
     {"OMPTRACE_VERBOSE", "0", "0, 1 or 2",
      "1: report which OMPT callbacks the runtime accepted and other details of the set-up.",
@@ -77,6 +82,15 @@ const ot_option ot_options[] = {
      "interruptible calls of the program return early (docs/sampling.md); on costs about 5% on "
      "real parallel work (docs/performance.md).",
      OT_OPT_RATE, FIELD(sampling_ns), OT_SAMPLING_MIN_PERIOD_NS, 0, NULL},
+    /* A real-time signal: programs and their profilers own SIGPROF
+     * (setitimer, PAPI overflow) far more often than SIGRTMIN+4. */
+    {"OMPTRACE_SAMPLING_SIGNAL", "SIGRTMIN+4",
+     "SIGRTMIN+N, SIGRTMAX-N, SIGPROF, SIGALRM, SIGVTALRM, SIGUSR1, SIGUSR2 or a signal number",
+     "Signal of the sampling timers. Signals the tool did not send are passed to the program's "
+     "own handler. A program that installs its own handler for this signal after tracing "
+     "started takes the samples: a warning at exit then names the signal and the samples taken "
+     "and expected (docs/sampling.md).",
+     OT_OPT_SIGNAL, FIELD(sampling_signal), 0, 0, NULL},
     {"OMPTRACE_CALLSTACKS", "user", "user or machine",
      "user: samples show the OpenMP program's view (runtime frames folded into the construct); "
      "machine: every frame as unwound, runtime included.",

@@ -14,6 +14,7 @@ enum ot_opt_kind {
   OT_OPT_INT,    /* decimal integer in [min, max] -> int */
   OT_OPT_CHOICE, /* one of `choices`, stored as its index -> int */
   OT_OPT_RATE,   /* "1kHz" / "200Hz" or "5ms" / "100us", "0" = off -> uint64_t ns */
+  OT_OPT_SIGNAL, /* SIGPROF, SIGRTMIN+N, ... or a number (core/config_signal.c) -> int */
 };
 
 typedef struct ot_option {
@@ -37,6 +38,18 @@ extern const size_t ot_option_count;
 
 /* Event group names in enum ot_event_group bit order. */
 extern const char *const ot_event_group_names[];
+
+/* OMPTRACE_* names that are not the recorder's but legitimately set
+ * around it (launcher, scripts); NULL-terminated. */
+extern const char *const ot_config_foreign[];
+/* core/config_env.c: one line per unknown OMPTRACE_* variable in the
+ * environment, naming the closest known one when it is close. */
+void ot_config_warn_unknown(void);
+
+/* core/config_signal.c: a signal a profiler may own (SIGPROF, SIGALRM,
+ * SIGVTALRM, SIGUSR1/2, a real-time signal), by name or number. */
+const char *ot_signal_parse(const char *s, int *sig);     /* NULL or why it is bad */
+const char *ot_signal_name(int sig, char *buf, size_t n); /* "SIGRTMIN+4" */
 
 /* Parses one value into ot_cfg; returns NULL or the reason it is bad. */
 const char *ot_option_parse(const ot_option *o, const char *value);

@@ -4,6 +4,8 @@ add_executable(omptrace-config
   ${OT_RECORDER_DIR}/core/config_main.c
   ${OT_RECORDER_DIR}/core/config.c
   ${OT_RECORDER_DIR}/core/config_table.c
+  ${OT_RECORDER_DIR}/core/config_env.c
+  ${OT_RECORDER_DIR}/core/config_signal.c
   ${OT_RECORDER_DIR}/core/log.c)
 target_include_directories(omptrace-config PRIVATE ${OT_RECORDER_DIR})
 install(TARGETS omptrace-config RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

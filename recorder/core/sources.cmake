@@ -3,6 +3,8 @@ list(APPEND OT_RECORDER_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tool.c
   ${CMAKE_CURRENT_LIST_DIR}/config.c
   ${CMAKE_CURRENT_LIST_DIR}/config_table.c
+  ${CMAKE_CURRENT_LIST_DIR}/config_env.c
+  ${CMAKE_CURRENT_LIST_DIR}/config_signal.c
   ${CMAKE_CURRENT_LIST_DIR}/output_dir.c
   ${CMAKE_CURRENT_LIST_DIR}/clock.c
   ${CMAKE_CURRENT_LIST_DIR}/log.c

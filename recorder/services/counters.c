@@ -1,6 +1,9 @@
 /* Counter set-up through PAPI: parse OMPTRACE_METRICS, validate every
  * name once, group the working ones by PAPI component (an event set
  * holds events of one component) and describe them for the OTF2 writer.
+ * An SDE counter that no library has registered yet (a program that
+ * registers at the top of main, after the runtime started the tool) keeps
+ * the set open until the first parallel region, which settles it once.
  * Every problem is one stderr line
  *   omptrace: OMPTRACE_METRICS: <event>: <PAPI's reason>; <what happens>
  * and tracing goes on with the counters that work. */
@@ -23,8 +26,14 @@ static unsigned long papi_thread_id(void) {
   return (unsigned long)pthread_self();
 }
 
+/* A long event (the whole list, when PAPI cannot start) is shortened so
+ * the line keeps its reason and consequence. */
 static void drop(const char *event, const char *reason, const char *what) {
-  ot_warn("OMPTRACE_METRICS: %s: %s; %s", event, reason, what);
+  size_t len = strlen(event);
+  if (len > 100)
+    ot_warn("OMPTRACE_METRICS: %.80s... (%zu characters): %s; %s", event, len, reason, what);
+  else
+    ot_warn("OMPTRACE_METRICS: %s: %s; %s", event, reason, what);
 }
 
 /* PAPI's message for rc, with the component's own reason when the
@@ -43,9 +52,10 @@ static const char *papi_reason(int rc, int cidx, char *buf, size_t len) {
 
 /* One event alone in a set, started and read once: catches names that
  * resolve but cannot count (disabled component, unregistered SDE
- * counter placeholder). Returns 0 or a PAPI error; *why may be set to a
- * message of our own. */
-static int probe_event(int code, int cidx, const char **why) {
+ * counter placeholder). Returns 0, OT_NOT_YET for an SDE counter no
+ * library has registered (yet), or a PAPI error. */
+#define OT_NOT_YET 1
+static int probe_event(int code, int cidx) {
   int es = PAPI_NULL;
   long long v = 0;
   int rc = PAPI_create_eventset(&es);
@@ -64,25 +74,59 @@ static int probe_event(int code, int cidx, const char **why) {
   PAPI_destroy_eventset(&es);
   /* libsde answers -1 for a counter no library has registered (yet). */
   const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
-  if (rc == PAPI_OK && v == -1 && ci && strcmp(ci->name, "sde") == 0) {
-    *why = "no library has registered this SDE counter (PAPI reads -1), register it before the "
-           "OpenMP runtime starts";
-    return PAPI_ENOEVNT;
-  }
+  if (rc == PAPI_OK && v == -1 && ci && strcmp(ci->name, "sde") == 0)
+    return OT_NOT_YET;
   return rc;
 }
 
+/* A listed name that resolved; `pending` while it is an SDE counter no
+ * library has registered yet (tried again by ot_counters_settle). */
 typedef struct cand {
   char name[128];
-  int code, cidx;
+  int code, cidx, pending;
 } cand;
 
-/* Splits the list and keeps, in order, at most `max` names that resolve,
- * are not duplicates and count when alone in an event set. */
-static unsigned resolve(const char *list, cand *out, unsigned max) {
-  unsigned n = 0;
+/* The names kept at start-up, in list order, pending ones included. */
+static cand cands[OT_CTR_MAX];
+static unsigned ncands;
+
+/* Resolves and probes c->name; 0 when it counts or waits (pending).
+ * `final`: an unregistered SDE counter is dropped (one line) instead of
+ * left pending. */
+static int check_name(cand *c, unsigned nprev, int final) {
+  char buf[512];
+  int rc = PAPI_event_name_to_code(c->name, &c->code);
+  if (rc != PAPI_OK) {
+    drop(c->name, papi_reason(rc, -1, buf, sizeof buf), "dropped");
+    return -1;
+  }
+  c->cidx = PAPI_get_event_component(c->code);
+  for (unsigned i = 0; i < nprev; i++) {
+    if (cands[i].code == c->code) {
+      snprintf(buf, sizeof buf, "same event as %s, listed earlier", cands[i].name);
+      drop(c->name, buf, "dropped");
+      return -1;
+    }
+  }
+  rc = probe_event(c->code, c->cidx);
+  c->pending = rc == OT_NOT_YET && !final;
+  if (rc == OT_NOT_YET && final)
+    drop(c->name,
+         "no library has registered this SDE counter (PAPI reads -1), neither when the tool "
+         "started nor by the first parallel region",
+         "dropped");
+  else if (rc != PAPI_OK && !c->pending)
+    drop(c->name, papi_reason(rc, c->cidx, buf, sizeof buf), "dropped");
+  return rc == PAPI_OK || c->pending ? 0 : -1;
+}
+
+/* Splits the list into `cands`: at most OT_CTR_MAX names that resolve,
+ * are not duplicates and count when alone in an event set, or wait for
+ * their SDE library. */
+static void resolve(const char *list) {
   const char *p = list;
   char buf[512];
+  ncands = 0;
   while (*p) {
     size_t len = strcspn(p, ",");
     const char *s = p, *e = p + len;
@@ -96,7 +140,7 @@ static unsigned resolve(const char *list, cand *out, unsigned max) {
       drop("\"\"", "empty name in the list", "ignored");
       continue;
     }
-    if (nlen >= (int)sizeof out[0].name) {
+    if (nlen >= (int)sizeof cands[0].name) {
       char shown[64];
       snprintf(shown, sizeof shown, "%.40s...", s);
       drop(shown, "name longer than 127 characters", "dropped");
@@ -105,34 +149,15 @@ static unsigned resolve(const char *list, cand *out, unsigned max) {
     cand c;
     memcpy(c.name, s, (size_t)nlen);
     c.name[nlen] = 0;
-    int rc = PAPI_event_name_to_code(c.name, &c.code);
-    if (rc != PAPI_OK) {
-      drop(c.name, papi_reason(rc, -1, buf, sizeof buf), "dropped");
+    if (check_name(&c, ncands, 0) != 0)
       continue;
-    }
-    c.cidx = PAPI_get_event_component(c.code);
-    unsigned dup = 0;
-    while (dup < n && out[dup].code != c.code)
-      dup++;
-    if (dup < n) {
-      snprintf(buf, sizeof buf, "same event as %s, listed earlier", out[dup].name);
+    if (ncands == OT_CTR_MAX) {
+      snprintf(buf, sizeof buf, "more than %u counters", OT_CTR_MAX);
       drop(c.name, buf, "dropped");
       continue;
     }
-    const char *why = NULL;
-    rc = probe_event(c.code, c.cidx, &why);
-    if (rc != PAPI_OK) {
-      drop(c.name, why ? why : papi_reason(rc, c.cidx, buf, sizeof buf), "dropped");
-      continue;
-    }
-    if (n == max) {
-      snprintf(buf, sizeof buf, "more than %u counters", max);
-      drop(c.name, buf, "dropped");
-      continue;
-    }
-    out[n++] = c;
+    cands[ncands++] = c;
   }
-  return n;
 }
 
 /* Creates an empty event set for component cidx, multiplexed if asked
@@ -224,29 +249,92 @@ static void describe(unsigned k) {
   snprintf(ot_ctr.descr[k], sizeof ot_ctr.descr[k], "%s", d[0] ? d : ot_ctr.name[k]);
 }
 
-/* Resolves, probes and places every listed event (see above). */
-static void *validate(void *arg) {
-  (void)arg;
+/* One event set per component, components in order of first mention. */
+static void place_all(void) {
   char buf[256];
-  /* An unregistered thread crashes PAPI_event_name_to_code (PAPI 7). */
-  PAPI_register_thread();
-  cand c[OT_CTR_MAX];
-  unsigned nc = resolve(ot_cfg.metrics, c, OT_CTR_MAX);
-  /* One event set per component, components in order of first mention. */
-  for (unsigned i = 0; i < nc; i++) {
+  for (unsigned i = 0; i < ncands; i++) {
     int seen = 0;
     for (unsigned j = 0; j < i; j++)
-      seen |= c[j].cidx == c[i].cidx;
+      seen |= cands[j].cidx == cands[i].cidx;
     if (seen)
       continue;
     if (ot_ctr.nsets == OT_CTR_MAX_SETS) {
       snprintf(buf, sizeof buf, "counters from more than %d PAPI components", OT_CTR_MAX_SETS);
-      drop(c[i].name, buf, "dropped");
+      drop(cands[i].name, buf, "dropped");
       continue;
     }
-    place_component(c, nc, c[i].cidx, ot_cfg.multiplex);
+    place_component(cands, ncands, cands[i].cidx, ot_cfg.multiplex);
   }
+}
+
+/* Helper-thread bodies. An unregistered thread crashes
+ * PAPI_event_name_to_code and PAPI_get_event_info (PAPI 7): register
+ * first. */
+static void *resolve_at_start(void *arg) {
+  (void)arg;
+  PAPI_register_thread();
+  resolve(ot_cfg.metrics);
+  unsigned npending = 0;
+  for (unsigned i = 0; i < ncands; i++)
+    npending += (unsigned)cands[i].pending;
+  if (!npending)
+    place_all();
+  for (unsigned k = 0; k < ot_ctr.n; k++)
+    describe(k);
   PAPI_unregister_thread();
+  return (void *)(size_t)npending;
+}
+
+/* The pending names once more, now as final; then every kept name is
+ * placed in list order, exactly as at start-up. */
+static void *resolve_again(void *arg) {
+  (void)arg;
+  PAPI_register_thread();
+  unsigned kept = 0;
+  for (unsigned i = 0; i < ncands; i++) {
+    cand c = cands[i];
+    if (c.pending && check_name(&c, kept, 1) != 0)
+      continue;
+    cands[kept++] = c;
+  }
+  ncands = kept;
+  place_all();
+  for (unsigned k = 0; k < ot_ctr.n; k++)
+    describe(k);
+  PAPI_unregister_thread();
+  return NULL;
+}
+
+/* Runs fn on a thread of our own: the calling thread may already run an
+ * event set of the application's (PAPI runs one per component and
+ * thread), which would fail every probe; such a thread is reported when
+ * it starts its counters instead. */
+static void *on_helper(void *(*fn)(void *)) {
+  pthread_t th;
+  void *ret = NULL;
+  if (pthread_create(&th, NULL, fn, NULL) == 0)
+    pthread_join(th, &ret);
+  else
+    ret = fn(NULL);
+  return ret;
+}
+
+/* After placing (and describing, on the helper: PAPI 7 crashes in
+ * PAPI_get_event_info on a thread it does not know). */
+static void conclude(const char *when) {
+  if (!ot_ctr.n) {
+    ot_warn("OMPTRACE_METRICS: no usable counter; tracing without counters");
+    return;
+  }
+  ot_verbose("counters: %u counter(s), %u PAPI event set(s) per thread, record mask 0x%llx, "
+             "settled %s",
+             ot_ctr.n, ot_ctr.nsets, (unsigned long long)ot_counter_rec_mask, when);
+}
+
+static const char *first_pending(void) {
+  for (unsigned i = 0; i < ncands; i++)
+    if (cands[i].pending)
+      return cands[i].name;
   return NULL;
 }
 
@@ -261,6 +349,8 @@ void ot_counters_init(void) {
   const char *list = ot_cfg.metrics;
   ot_counter_rec_mask = 0;
   memset(&ot_ctr, 0, sizeof ot_ctr);
+  atomic_store(&ot_ctr.settled, 1);
+  ncands = 0;
   if (!has_name(list)) {
     /* Set but naming nothing is a mistake worth a line; unset is "off". */
     const char *env = getenv("OMPTRACE_METRICS");
@@ -294,28 +384,37 @@ void ot_counters_init(void) {
     return;
   }
 
-  /* Validate on a thread of our own: the calling thread may already run
-   * an event set of the application's (PAPI runs one per component and
-   * thread), which would fail every probe; such a thread is reported at
-   * its thread_begin instead. */
-  pthread_t th;
-  if (pthread_create(&th, NULL, validate, NULL) == 0)
-    pthread_join(th, NULL);
-  else
-    validate(NULL);
-  for (unsigned k = 0; k < ot_ctr.n; k++)
-    describe(k);
-  if (!ot_ctr.n) {
-    ot_warn("OMPTRACE_METRICS: no usable counter; tracing without counters");
+  if (on_helper(resolve_at_start)) {
+    /* Some SDE counter is not registered yet: the set is completed when
+     * the first parallel region begins (ot_counters_settle). */
+    atomic_store(&ot_ctr.settled, 0);
+    ot_counter_rec_mask = ot_counters_parse_groups(ot_cfg.metrics_on);
+    ot_verbose("counters: waiting for the first parallel region to resolve %s again",
+               first_pending());
     return;
   }
-  ot_counter_rec_mask = ot_counters_parse_groups(ot_cfg.metrics_on);
-  ot_verbose("counters: %u counter(s), %u PAPI event set(s) per thread, record mask 0x%llx",
-             ot_ctr.n, ot_ctr.nsets, (unsigned long long)ot_counter_rec_mask);
+  if (ot_ctr.n)
+    ot_counter_rec_mask = ot_counters_parse_groups(ot_cfg.metrics_on);
+  conclude("at start-up");
 }
 
+void ot_counters_settle(void) {
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  if (atomic_load_explicit(&ot_ctr.settled, memory_order_acquire))
+    return;
+  pthread_mutex_lock(&lock);
+  if (!atomic_load_explicit(&ot_ctr.settled, memory_order_relaxed)) {
+    on_helper(resolve_again);
+    conclude("at the first parallel region");
+    /* Release: a thread that sees `settled` sees the whole counter set. */
+    atomic_store_explicit(&ot_ctr.settled, 1, memory_order_release);
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+/* Never settled (no parallel region began): no thread recorded values. */
 unsigned ot_counters_count(void) {
-  return ot_ctr.n;
+  return atomic_load(&ot_ctr.settled) ? ot_ctr.n : 0;
 }
 
 const char *ot_counters_name(unsigned i) {
@@ -336,7 +435,8 @@ int ot_counters_is_estimate(unsigned i) {
 }
 
 int ot_counters_strict(void) {
-  if (!ot_ctr.n || atomic_load(&ot_ctr.thread_failed))
+  if (!ot_counters_count() || atomic_load(&ot_ctr.thread_failed) ||
+      atomic_load(&ot_ctr.started_late))
     return 0;
   uint32_t events = ot_cfg.events ? ot_cfg.events : OT_EV_ALL;
   uint64_t need = ot_counters_enter_leave_types(events);
@@ -344,7 +444,13 @@ int ot_counters_strict(void) {
 }
 
 void ot_counters_finalize(void) {
-  if (!ot_ctr.n)
+  const char *pending = first_pending();
+  if (!atomic_load(&ot_ctr.settled) && pending)
+    drop(pending,
+         "no library had registered this SDE counter when the tool started, and no parallel "
+         "region began to try again",
+         "no counter values recorded");
+  if (!ot_counters_count())
     return;
   /* Threads still running at exit (thread_end never came): stop their
    * sets from here; recording has stopped, so their handlers no longer

@@ -29,6 +29,10 @@ typedef struct ot_ctr_global {
   int ours;                 /* PAPI_library_init was called here (shut down at finalize) */
   atomic_int thread_failed; /* some thread records no values */
   atomic_int threads_live;  /* event sets created and not yet destroyed */
+  /* 0 while some SDE counter waits for its library: the set above is not
+   * final and threads defer their counters (ot_counters_settle). */
+  atomic_int settled;
+  atomic_int started_late; /* some thread started its counters after its start */
 } ot_ctr_global;
 
 extern ot_ctr_global ot_ctr;
@@ -40,7 +44,12 @@ typedef struct ot_ctr_thread {
   uint64_t last[OT_CTR_MAX];  /* last good values, repeated if a read fails */
   uint64_t failed_reads;
   int last_err;
+  int deferred; /* waits for the counter set (counted in ot_counters_deferred) */
 } ot_ctr_thread;
+
+/* Completes the counter set once: tries the pending names again and
+ * places every kept name. Thread-safe; returns at once when settled. */
+void ot_counters_settle(void);
 
 struct ot_thread;
 /* Stops and frees a thread's event sets; own: called by that thread

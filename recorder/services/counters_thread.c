@@ -1,11 +1,13 @@
 /* Per-thread counter life cycle and the hot-path read. Each OpenMP
  * thread owns its PAPI event sets (one per component), started at
- * thread_begin, so values count from the thread's start. */
+ * thread_begin, so values count from the thread's start; or, while an SDE
+ * counter waits for its library, at the thread's first parallel region. */
 #include "core/log.h"
 #include "core/thread.h"
 #include "services/counters.h"
 #include "services/counters_internal.h"
 
+#include <omp-tools.h>
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,20 +47,9 @@ static int start_set(ot_ctr_thread *c, unsigned s, const char **blame) {
   return PAPI_start(c->es[s]);
 }
 
-void ot_counters_thread_begin(ot_thread *t) {
-  t->nctr = 0;
-  t->counters = NULL;
-  if (!ot_ctr.n)
-    return;
-  ot_ctr_thread *c = calloc(1, sizeof *c);
-  if (!c) {
-    ot_warn("OMPTRACE_METRICS: %s: out of memory; thread %u records no counter values",
-            ot_ctr.name[0], t->loc);
-    atomic_store(&ot_ctr.thread_failed, 1);
-    return;
-  }
-  for (unsigned s = 0; s < OT_CTR_MAX_SETS; s++)
-    c->es[s] = PAPI_NULL; /* PAPI_create_eventset insists */
+/* Starts c's event sets on the calling thread (t's own). Returns 0, or
+ * -1 after one line, with c's sets destroyed. */
+static int start_counters(ot_thread *t, ot_ctr_thread *c) {
   /* Explicit registration; PAPI would otherwise do it on first use. */
   int rc = PAPI_register_thread();
   unsigned s = 0;
@@ -79,20 +70,83 @@ void ot_counters_thread_begin(ot_thread *t) {
           c->last[k] = (uint64_t)c->vals[k];
     }
     atomic_fetch_add(&ot_ctr.threads_live, 1);
-    t->counters = c;
-    t->nctr = ot_ctr.n;
-    return;
+    return 0;
   }
   ot_warn("OMPTRACE_METRICS: %s: %s; thread %u records no counter values", blame, PAPI_strerror(rc),
           t->loc);
   atomic_store(&ot_ctr.thread_failed, 1);
   /* Stay registered: the application may be using PAPI on this thread. */
   destroy_sets(c, s);
-  free(c);
+  return -1;
+}
+
+atomic_int ot_counters_deferred;
+
+void ot_counters_thread_begin(ot_thread *t) {
+  t->nctr = 0;
+  t->counters = NULL;
+  int settled = atomic_load_explicit(&ot_ctr.settled, memory_order_acquire);
+  if (settled && !ot_ctr.n)
+    return;
+  /* A worker begins inside a parallel region: complete the set now. An
+   * initial thread begins when the runtime starts, typically before
+   * main() has registered its SDE counters: it waits for its first
+   * parallel region (ot_counters_parallel_begin). */
+  if (!settled && t->thread_type != ompt_thread_initial) {
+    ot_counters_settle();
+    settled = 1;
+    if (!ot_ctr.n)
+      return;
+  }
+  ot_ctr_thread *c = calloc(1, sizeof *c);
+  if (!c) {
+    ot_warn("OMPTRACE_METRICS: %s: out of memory; thread %u records no counter values",
+            settled ? ot_ctr.name[0] : "counters", t->loc);
+    atomic_store(&ot_ctr.thread_failed, 1);
+    return;
+  }
+  for (unsigned s = 0; s < OT_CTR_MAX_SETS; s++)
+    c->es[s] = PAPI_NULL; /* PAPI_create_eventset insists */
+  if (!settled) {
+    c->deferred = 1;
+    t->counters = c;
+    atomic_store(&ot_ctr.started_late, 1);
+    atomic_fetch_add(&ot_counters_deferred, 1);
+    return;
+  }
+  if (start_counters(t, c) != 0) {
+    free(c);
+    return;
+  }
+  t->counters = c;
+  t->nctr = ot_ctr.n;
+}
+
+void ot_counters_thread_resume(ot_thread *t) {
+  ot_ctr_thread *c = t->counters;
+  if (!c || !c->deferred)
+    return; /* another thread waits */
+  c->deferred = 0;
+  atomic_fetch_sub(&ot_counters_deferred, 1);
+  ot_counters_settle();
+  if (!ot_ctr.n || start_counters(t, c) != 0) {
+    t->counters = NULL;
+    free(c);
+    return;
+  }
+  t->nctr = ot_ctr.n;
+  ot_verbose("counters: thread %u starts its counters at its first parallel region", t->loc);
 }
 
 void ot_counters_release(ot_thread *t, int own) {
   ot_ctr_thread *c = t->counters;
+  if (c && c->deferred && own) {
+    /* Never started (no parallel region on this thread). */
+    atomic_fetch_sub(&ot_counters_deferred, 1);
+    t->counters = NULL;
+    free(c);
+    return;
+  }
   if (!c || !t->nctr)
     return;
   /* The emit helper reads only while nctr > 0: clear it first. */

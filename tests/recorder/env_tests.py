@@ -104,6 +104,64 @@ def t_bad_value(var, value):
     load(out, "app")
 
 
+def t_bad_line(var, value, reason, used):
+    """A bad value gets exactly the line 'omptrace: VAR='VALUE': REASON;
+    using USED'; the program runs normally and the archive is valid. For
+    OMPTRACE_EVENTS, USED=all must really record every group (the implicit
+    barriers of the sync group are there)."""
+    out = fresh("line-%s-%s" % (var.lower(), re.sub(r"[^A-Za-z0-9]", "_", value)))
+    rc, stdout, stderr, _ = run("app", {var: value, "OMPTRACE_QUIET": "1"}, out)
+    expect_app_intact(rc, stdout)
+    want = "omptrace: %s='%s': %s; using %s" % (var, value, reason, used)
+    if stderr.splitlines() != [want]:
+        fail("%s=%r: expected the one line %r, got %r" % (var, value, want, stderr.splitlines()))
+    t = load(out, "app")
+    if t is not None and var == "OMPTRACE_EVENTS" and used == "all":
+        if totals(t)[("Enter", "implicit barrier")] != 2:
+            fail("%s=%r: expected every event group (2 implicit barrier Enters), got %r"
+                 % (var, value, sorted(totals(t).items())))
+
+
+def t_long_value():
+    """A 5000-character bad value is shown shortened, so the line still
+    ends with the reason and the value used instead."""
+    value = "x" * 5000
+    out = fresh("long-value")
+    rc, stdout, stderr, _ = run("app", {"OMPTRACE_CLOCK": value, "OMPTRACE_QUIET": "1"}, out)
+    expect_app_intact(rc, stdout)
+    want = ("omptrace: OMPTRACE_CLOCK='%s...' (5000 characters): not one of the accepted values; "
+            "using tsc" % ("x" * 60))
+    if stderr.splitlines() != [want]:
+        fail("long value: expected the one line %r, got %r" % (want, stderr.splitlines()))
+    load(out, "app")
+
+
+def t_unknown_variable():
+    """Unknown OMPTRACE_* variables: one line each, naming the closest known
+    variable when one is close; no line for the variables of the launcher
+    and the scripts; the misspelt setting has no effect."""
+    long_name = "OMPTRACE_" + "A" * 3000
+    env = {"OMPTRACE_SAMPLNG": "1kHz", "OMPTRACE_quiet": "1", "OMPTRACE_METRIC": "PAPI_TOT_INS",
+           "OMPTRACE_NO_SUCH_THING": "1", long_name: "1", "OMPTRACE_LIBRARY": A.lib,
+           "OMPTRACE_BUILD_DIR": A.work, "OMPTRACE_QUIET": "1"}
+    out = fresh("unknown-variable")
+    rc, stdout, stderr, _ = run("app", env, out)
+    expect_app_intact(rc, stdout)
+    want = sorted([
+        "omptrace: OMPTRACE_SAMPLNG: unknown variable (did you mean OMPTRACE_SAMPLING?); ignored",
+        "omptrace: OMPTRACE_quiet: unknown variable (did you mean OMPTRACE_QUIET?); ignored",
+        "omptrace: OMPTRACE_METRIC: unknown variable (did you mean OMPTRACE_METRICS?); ignored",
+        "omptrace: OMPTRACE_NO_SUCH_THING: unknown variable (omptrace --help lists the known "
+        "ones); ignored",
+        "omptrace: %s... (3009 characters): unknown variable (omptrace --help lists the known "
+        "ones); ignored" % long_name[:60]])
+    if sorted(stderr.splitlines()) != want:
+        fail("expected the lines %r, got %r" % (want, stderr.splitlines()))
+    t = load(out, "app")
+    if t is not None and any("Sample" in k for k, _ in totals(t)):
+        fail("OMPTRACE_SAMPLNG took effect: %r" % sorted(totals(t)))
+
+
 def t_unwritable(path):
     """An output directory that cannot be created: one error line naming it,
     the application's output and exit status untouched."""
@@ -346,7 +404,8 @@ def t_events(name, groups):
 TESTS = {"bad_value": t_bad_value, "unwritable": t_unwritable, "quiet": t_quiet,
          "default_dir": t_default_dir, "concurrent": t_concurrent, "spill": t_spill,
          "damaged_spill": t_damaged_spill, "full_disk": t_full_disk,
-         "events": t_events}
+         "events": t_events, "bad_line": t_bad_line, "long_value": t_long_value,
+         "unknown_variable": t_unknown_variable}
 
 
 def main():
