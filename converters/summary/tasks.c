@@ -2,7 +2,8 @@
  * in it, over all its fragments), quantiles, a granularity histogram by
  * decades, creation cost (time in task-create regions), the share run by a
  * thread other than the creator, and dependences from the
- * ParameterUnsignedInt "omp depend(<kind>)" records of task creation. */
+ * ParameterUnsignedInt "omp depend(<kind>)" records of task creation (those
+ * of a dependent taskwait or a doacross loop belong to no task). */
 #include "summary.h"
 
 #include "xalloc.h"
@@ -40,6 +41,7 @@ struct sm_tasks {
   uint64_t created, create_ticks, create_regions;
   uint64_t deps, with_deps;
   bool *last_has_dep; /* per location: its last created task has a dependence */
+  bool *in_create;    /* per location: inside the create region of that task */
   tsite *sites;       /* per key */
   tdep *dk;
   uint32_t ndk;
@@ -49,6 +51,7 @@ void tasks_init(sm *s) {
   sm_tasks *k = otr_xcalloc(1, sizeof *k);
   k->q = quant_new();
   k->last_has_dep = otr_xcalloc(s->d->n_locations, sizeof *k->last_has_dep);
+  k->in_create = otr_xcalloc(s->d->n_locations, sizeof *k->in_create);
   k->sites = otr_xcalloc(s->nkeys + 1, sizeof *k->sites);
   s->tasks = k;
 }
@@ -74,7 +77,7 @@ static task *get(sm_tasks *k, uint64_t key) {
 }
 
 void tasks_leave(sm *s, const otr_loc *l, const otr_frame *f, uint64_t t) {
-  (void)l;
+  s->tasks->in_create[l->index] = false;
   s->tasks->create_ticks += t - f->enter;
   s->tasks->create_regions++;
 }
@@ -86,10 +89,13 @@ void tasks_create(sm *s, const otr_loc *l, uint64_t t, uint64_t key) {
   x->creator = l->index;
   k->created++;
   k->last_has_dep[l->index] = false;
+  k->in_create[l->index] = true;
 }
 
 void tasks_dep(sm *s, const otr_loc *l, const char *name) {
   sm_tasks *k = s->tasks;
+  if (!k->in_create[l->index])
+    return;
   k->deps++;
   if (!k->last_has_dep[l->index]) {
     k->last_has_dep[l->index] = true;
@@ -285,6 +291,7 @@ void tasks_free(sm *s) {
     }
   quant_free(k->q);
   free(k->last_has_dep);
+  free(k->in_create);
   free(k->sites);
   for (uint32_t i = 0; i < k->ndk; i++)
     free(k->dk[i].kind);

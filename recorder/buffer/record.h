@@ -15,8 +15,8 @@ enum ot_rec_type {
   OT_NONE = 0,
   OT_THREAD_BEGIN,    /* kind=ompt_thread_t                                   */
   OT_THREAD_END,      /*                                                      */
-  OT_PARALLEL_BEGIN,  /* a=requested team size, b=cp, c=parallel id, kind=flags&0xff */
-  OT_PARALLEL_END,    /* b=cp, c=parallel id, kind=flags&0xff                 */
+  OT_PARALLEL_BEGIN,  /* a=requested team size, b=cp, c=parallel id, kind=OT_PAR_* flags */
+  OT_PARALLEL_END,    /* b=cp, c=parallel id, kind=OT_PAR_* flags               */
   OT_IMPLICIT_BEGIN,  /* a=team size (actual), b=parallel id (0 = none), c=thread index in team,
                          kind=flags (ompt_task_initial/implicit bits)           */
   OT_IMPLICIT_END,    /* a=team size, b=parallel id as known (0 if NULL), c=index in team */
@@ -49,6 +49,14 @@ enum ot_rec_type {
                          c=last lost ts. Written by the buffer layer, never by handlers. */
   OT_REC_TYPE_COUNT
 };
+
+/* Kind of parallel begin/end records: the invoker bits of
+ * ompt_parallel_flag_t (0x1 program, 0x2 runtime) and its league/team bits
+ * (0x40000000, 0x80000000) moved into the byte, so a `teams` league stays
+ * distinguishable from a parallel region. */
+#define OT_PAR_INVOKER_MASK 0x3fu
+#define OT_PAR_LEAGUE 0x40u
+#define OT_PAR_TEAM 0x80u
 
 typedef struct ot_rec {
   uint64_t ts;  /* raw clock ticks (see core/clock.h), converted at finalize */

@@ -5,6 +5,14 @@
 #include "events/handlers.h"
 #include "services/sampler.h"
 
+/* ompt_parallel_flag_t -> record kind (record.h): the league/team bits
+ * live in the top of the int, beyond the byte a record keeps. */
+static inline unsigned parallel_kind(int flags) {
+  unsigned f = (unsigned)flags;
+  return (f & OT_PAR_INVOKER_MASK) | (f & (unsigned)ompt_parallel_league ? OT_PAR_LEAGUE : 0) |
+         (f & (unsigned)ompt_parallel_team ? OT_PAR_TEAM : 0);
+}
+
 void on_ompt_callback_parallel_begin(ompt_data_t *encountering_task_data,
                                      const ompt_frame_t *encountering_task_frame,
                                      ompt_data_t *parallel_data, unsigned int requested_parallelism,
@@ -14,9 +22,10 @@ void on_ompt_callback_parallel_begin(ompt_data_t *encountering_task_data,
   ot_thread *t = ot_enter();
   if (!t)
     return;
+  ot_counters_parallel_begin(t); /* counters deferred until now (rare) */
   uint64_t id = OT_PARALLEL_ID(t->loc, ++t->parallel_seq);
   __atomic_store_n(&parallel_data->value, id, __ATOMIC_RELAXED);
-  ot_emit(t, OT_PARALLEL_BEGIN, (unsigned)flags & 0xff, requested_parallelism, (uint64_t)codeptr_ra,
+  ot_emit(t, OT_PARALLEL_BEGIN, parallel_kind(flags), requested_parallelism, (uint64_t)codeptr_ra,
           id);
 }
 
@@ -29,7 +38,7 @@ void on_ompt_callback_parallel_end(ompt_data_t *parallel_data, ompt_data_t *enco
   /* Acquire: a sampler on another team member may have set the flag. */
   uint64_t raw = parallel_data ? __atomic_load_n(&parallel_data->value, __ATOMIC_ACQUIRE) : 0;
   uint64_t id = OT_PARALLEL_CLEAN(raw);
-  ot_emit(t, OT_PARALLEL_END, (unsigned)flags & 0xff, 0, (uint64_t)codeptr_ra, id);
+  ot_emit(t, OT_PARALLEL_END, parallel_kind(flags), 0, (uint64_t)codeptr_ra, id);
   if ((raw & OT_PARALLEL_SAMPLED_BIT) || ot_cfg.sample_contexts == 1)
     ot_sampler_fork_context(t, id, codeptr_ra);
 }

@@ -1,5 +1,7 @@
 /* Explicit tasks: creation (id with creator, site and generation),
- * scheduling points and dependences. */
+ * scheduling points and dependences (of tasks, of the runtime's pseudo
+ * task of a dependent taskwait, and of doacross loops on the implicit
+ * task). */
 #include "core/config.h"
 #include "core/sites.h"
 #include "events/emit.h"
@@ -16,11 +18,23 @@ void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
   ot_thread *t = ot_enter();
   if (!t)
     return;
+  if (flags & ompt_task_taskwait) {
+    /* The runtime's pseudo task of `taskwait depend` / `task if(0) depend`
+     * is no task of the program: it takes no generation (generations stay
+     * dense), but an id of its own with bit 31 of the generation set, from
+     * a count kept in the upper half of task_gen. */
+    t->task_gen += 1ull << 32;
+    uint32_t gen = 0x80000000u | (uint32_t)((t->task_gen >> 32) & 0x7fffffffu);
+    uint64_t id = OT_TASK_ID(t->loc, ot_site_id(codeptr_ra), gen);
+    new_task_data->value = id;
+    ot_emit(t, OT_TASK_CREATE, 0, (uint32_t)flags, (uint64_t)codeptr_ra, id);
+    return;
+  }
   /* Generation 0 means "implicit task" (record.h): skip it when the 32-bit
    * generation wraps. */
   if ((uint32_t)++t->task_gen == 0)
     ++t->task_gen;
-  uint64_t id = OT_TASK_ID(t->loc, ot_site_id(codeptr_ra), t->task_gen);
+  uint64_t id = OT_TASK_ID(t->loc, ot_site_id(codeptr_ra), (uint32_t)t->task_gen);
   new_task_data->value = id;
   ot_emit(t, OT_TASK_CREATE, 0, (uint32_t)flags, (uint64_t)codeptr_ra, id);
   if (ot_cfg.sample_contexts == 1)

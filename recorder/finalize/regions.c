@@ -14,6 +14,8 @@ static const struct {
   OTF2_RegionRole role;
 } table[OC_COUNT] = {
     [OC_PARALLEL] = {"parallel", OTF2_REGION_ROLE_PARALLEL},
+    /* OTF2 has no teams role; a league forks threads like a parallel region */
+    [OC_TEAMS] = {"teams", OTF2_REGION_ROLE_PARALLEL},
     [OC_IBARRIER] = {"implicit barrier", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
     [OC_IBARRIER_WAIT] = {"implicit barrier wait", OTF2_REGION_ROLE_IMPLICIT_BARRIER},
     [OC_BARRIER] = {"barrier", OTF2_REGION_ROLE_BARRIER},

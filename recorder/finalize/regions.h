@@ -7,6 +7,7 @@
 
 enum ot_construct {
   OC_PARALLEL,
+  OC_TEAMS, /* a host teams league, on each team's initial thread */
   OC_IBARRIER,
   OC_IBARRIER_WAIT,
   OC_BARRIER,

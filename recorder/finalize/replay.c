@@ -7,6 +7,7 @@
  * records and threads that simply stop (exit() inside a parallel). */
 #include "finalize/replay.h"
 #include "buffer/stream.h"
+#include "core/log.h"
 #include "core/sites.h"
 #include "core/thread.h"
 #include "finalize/defs.h"
@@ -15,15 +16,17 @@
 #include "finalize/regions.h"
 #include "finalize/samples_out.h"
 #include "finalize/scan_ext.h"
+#include "finalize/suspended.h"
 #include "finalize/symbols.h"
 #include "services/counters.h"
 
+#include <inttypes.h>
+#include <omp-tools.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* OMPT constants (omp-tools.h), kept local so this file needs no runtime header. */
-enum { TASK_INITIAL = 0x1, TASK_EXPLICIT = 0x4, TASK_UNTIED = 0x10000000 };
-enum { ST_COMPLETE = 1, ST_CANCEL = 3 };
+/* OMPT constants (omp-tools.h). */
+enum { TASK_INITIAL = ompt_task_initial, TASK_EXPLICIT = ompt_task_explicit };
 enum {
   SY_BARRIER = 1,
   SY_IMPLICIT = 2,
@@ -56,6 +59,8 @@ enum {
   MX_ORDERED
 };
 
+enum { PAR_REGION = 0, PAR_LEAGUE = 1 }; /* sub of an F_PARALLEL frame */
+
 enum frame_type {
   F_PARALLEL = 1,
   F_SYNC,
@@ -72,7 +77,7 @@ enum frame_type {
 
 typedef struct frame {
   uint8_t type;
-  uint8_t sub; /* sync / work / mutex kind */
+  uint8_t sub; /* sync / work / mutex kind; PAR_LEAGUE for a teams league */
   uint32_t region;
   uint32_t comm;  /* team of a parallel frame */
   uint32_t lock;  /* lock id of a mutex sblock */
@@ -80,13 +85,9 @@ typedef struct frame {
   uint64_t cp;    /* effective code pointer, for enclosing-construct fallbacks */
   uint64_t limit; /* raw time no event inside may exceed (worker of a finished team) */
   uint64_t order; /* acquisition order of a mutex sblock */
+  /* A parallel frame: task_at outside it (inside runs its implicit task). */
+  uint32_t outer_task;
 } frame;
-
-typedef struct saved {
-  uint64_t task;
-  uint32_t n;
-  frame *frames; /* a suspended task's frames, task frame first */
-} saved;
 
 typedef struct held {
   uint64_t wait;
@@ -101,8 +102,7 @@ typedef struct loc_state {
   const ot_rec *cur;
   frame *st;
   uint32_t n, cap;
-  saved *sv;
-  uint32_t nsv, capsv;
+  uint32_t task_at; /* index + 1 of the running explicit task's frame, 0 = implicit task */
   held *hl;
   uint32_t nhl, caphl;
   /* Latest counter values on this location; `pending` when the current
@@ -113,10 +113,20 @@ typedef struct loc_state {
   int create_open; /* a task create region waits for its dependences */
   uint32_t create_region;
   uint64_t create_t;
+  uint64_t create_task;
+  /* `taskwait depend`: its taskwait region is open, the wait is entered
+   * after the dependences; `task if(0) depend`: the dependences of the
+   * pseudo task wait for the task's own create region. */
+  int dwait_pending;
+  uint64_t dwait_task, dwait_t, dwait_cp;
+  uint64_t if0_pseudo, if0_task;
+  uint64_t *if0_deps; /* (kind, address) pairs */
+  uint32_t nif0, capif0;
   int ended;
   uint64_t index;        /* ordinal of the current record in the stream */
   uint64_t after_work;   /* code pointer of a work-sharing construct ended by this record */
   uint64_t prev_work_cp; /* ... by the previous record */
+  uint64_t league;       /* league this location began, until its member task begins */
 } loc_state;
 
 static OTF2_ErrorCode werr;
@@ -127,6 +137,10 @@ static ot_intern locks; /* (class, wait id) -> dense lock id */
 static uint64_t *lock_count;
 static uint32_t lock_cap;
 static ot_u64map task_cp; /* task id -> creator's construct, for runtime-internal sites */
+/* Replay work, reported with OMPTRACE_VERBOSE: stays proportional to the
+ * records (tests/recorder/linear_run.py compares two run sizes). */
+static uint64_t n_pushed, n_scanned;
+static uint32_t peak_depth;
 
 #define W(call)                                                                                    \
   do {                                                                                             \
@@ -172,7 +186,16 @@ static frame *push(loc_state *ls, uint8_t type, uint8_t sub, uint32_t region, ui
     ls->cap = cap;
   }
   frame *f = &ls->st[ls->n++];
+  n_pushed++;
+  if (ls->n > peak_depth)
+    peak_depth = ls->n;
   memset(f, 0, sizeof *f);
+  if (type == F_TASK) {
+    ls->task_at = ls->n;
+  } else if (type == F_PARALLEL) {
+    f->outer_task = ls->task_at;
+    ls->task_at = 0;
+  }
   f->type = type;
   f->sub = sub;
   f->region = region;
@@ -188,6 +211,7 @@ static frame *push(loc_state *ls, uint8_t type, uint8_t sub, uint32_t region, ui
 static int64_t innermost(const loc_state *ls, uint8_t type, uint64_t id, int any_id, int cross) {
   for (uint32_t i = ls->n; i-- > 0;) {
     const frame *f = &ls->st[i];
+    n_scanned++;
     if (f->type == type && (any_id || f->id == id))
       return i;
     if (!cross && (f->type == F_TASK || f->type == F_PARALLEL))
@@ -216,6 +240,10 @@ static void close_top(loc_state *ls, uint64_t t) {
     if (f->type == F_PARALLEL)
       W(OTF2_EvtWriter_ThreadTeamEnd(ls->w, NULL, t, f->comm));
   }
+  if (f->type == F_PARALLEL)
+    ls->task_at = f->outer_task;
+  else if (ls->task_at == ls->n)
+    ls->task_at = 0;
   ls->n--;
 }
 
@@ -225,9 +253,11 @@ static void close_to(loc_state *ls, int64_t index, uint64_t t) {
 }
 
 static uint64_t enclosing_cp(const loc_state *ls) {
-  for (uint32_t i = ls->n; i-- > 0;)
+  for (uint32_t i = ls->n; i-- > 0;) {
+    n_scanned++;
     if (ls->st[i].cp)
       return ls->st[i].cp;
+  }
   return 0;
 }
 
@@ -328,50 +358,62 @@ static const char *dep_param_name(uint8_t kind) {
   return kind < sizeof names / sizeof *names ? names[kind] : "omp depend(depobj)";
 }
 
+/* The task life cycle. Every location runs one task at a time: at most
+ * one explicit task frame is open on its stack (ls->task_at), so switching
+ * and completing never search the stack. Whatever runs is suspended when
+ * the location switches to another task, whichever task the runtime names
+ * as prior: libomp reports an untied or final child C of P as P->C, C->P,
+ * C->C, ..., C done ->P, P->P while P never left. */
+static uint64_t running(const loc_state *ls) {
+  return ls->task_at ? ls->st[ls->task_at - 1].id : 0;
+}
+
 /* Suspended task: keep its frames (task frame and what is open inside) so
  * they are entered again when it resumes on this location. */
-static void suspend_task(loc_state *ls, int64_t index, uint64_t t) {
-  uint32_t count = ls->n - (uint32_t)index;
+static void suspend_running(loc_state *ls, uint64_t t) {
+  if (!ls->task_at)
+    return;
+  uint32_t index = ls->task_at - 1, count = ls->n - index;
   frame *copy = malloc(count * sizeof *copy);
-  if (copy && ls->nsv == ls->capsv) {
-    uint32_t cap = ls->capsv ? ls->capsv * 2 : 8;
-    saved *sv = realloc(ls->sv, cap * sizeof *sv);
-    if (sv) {
-      ls->sv = sv;
-      ls->capsv = cap;
-    }
-  }
-  if (copy && ls->nsv < ls->capsv) {
+  if (copy) {
     memcpy(copy, &ls->st[index], count * sizeof *copy);
-    ls->sv[ls->nsv++] = (saved){ls->st[index].id, count, copy};
-  } else {
-    free(copy);
+    ot_susp e = {ls->st[index].id, copy, count, ls->loc};
+    void *old = NULL;
+    if (ot_susp_put(&e, &old) != 0)
+      free(copy);
+    free(old);
   }
   close_to(ls, index, t);
 }
 
 static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
-  for (uint32_t i = ls->nsv; i-- > 0;) {
-    if (ls->sv[i].task != task)
-      continue;
-    saved s = ls->sv[i];
-    ls->sv[i] = ls->sv[--ls->nsv];
-    for (uint32_t k = 0; k < s.n; k++) {
-      frame *f = push(ls, 0, 0, 0, 0, 0);
-      if (!f)
-        break;
-      uint64_t limit = f->limit;
-      *f = s.frames[k];
-      f->limit = limit;
-      enter(ls, t, f->region);
-      if (f->type == F_MSBLOCK) /* a task suspended while holding a critical: still holds it */
-        W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock,
-                                           f->order));
-    }
-    free(s.frames);
-    return 1;
+  ot_susp s;
+  if (!ot_susp_take(task, &s))
+    return 0;
+  frame *frames = s.frames;
+  if (s.loc != ls->loc) { /* an untied task resumed elsewhere: only its task frame */
+    free(frames);
+    return 0;
   }
-  return 0;
+  for (uint32_t k = 0; k < s.n; k++) {
+    frame *f = push(ls, 0, 0, 0, 0, 0);
+    if (!f)
+      break;
+    uint64_t limit = f->limit;
+    *f = frames[k];
+    f->limit = limit;
+    if (f->type == F_TASK) {
+      ls->task_at = ls->n;
+    } else if (f->type == F_PARALLEL) {
+      f->outer_task = ls->task_at;
+      ls->task_at = 0;
+    }
+    enter(ls, t, f->region);
+    if (f->type == F_MSBLOCK) /* a task suspended while holding a critical: still holds it */
+      W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
+  }
+  free(frames);
+  return 1;
 }
 
 static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
@@ -390,27 +432,92 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
     enter(ls, t, f->region);
 }
 
+static void to_implicit(loc_state *ls, uint64_t t) {
+  W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), ls->loc, 0));
+}
+
+static void complete_running(loc_state *ls, uint64_t t) {
+  uint64_t task = running(ls);
+  close_to(ls, ls->task_at - 1, t);
+  W(OTF2_EvtWriter_ThreadTaskComplete(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(task),
+                                      OT_TASK_GEN(task)));
+}
+
+/* A task completed by this location while it runs another one: a detached
+ * task whose event is fulfilled late, or a task discarded by cancellation
+ * before it ran. Readers see it run for zero time and complete here, then
+ * the location returns to what it ran. */
+static void complete_here(loc_state *ls, uint64_t task, uint64_t t) {
+  uint64_t back = running(ls);
+  if (back == task) { /* not expected from libomp: it runs here, so it ends here */
+    complete_running(ls, t);
+    to_implicit(ls, t);
+    return;
+  }
+  suspend_running(ls, t);
+  task_switch_to(ls, task, t);
+  if (ls->task_at)
+    complete_running(ls, t);
+  if (back)
+    task_switch_to(ls, back, t);
+  else
+    to_implicit(ls, t);
+}
+
 static void task_schedule(loc_state *ls, const ot_rec *r, uint64_t t) {
   uint64_t prior = r->b, next = r->c;
-  int left_explicit = 0;
-  if (OT_TASK_GEN(prior) != 0) {
-    int64_t i = innermost(ls, F_TASK, prior, 0, 1);
-    int done = r->kind == ST_COMPLETE || r->kind == ST_CANCEL;
-    if (i >= 0) {
-      if (done)
-        close_to(ls, i, t);
-      else
-        suspend_task(ls, i, t);
-    }
-    if (done)
-      W(OTF2_EvtWriter_ThreadTaskComplete(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(prior),
-                                          OT_TASK_GEN(prior)));
-    left_explicit = 1;
+  int left = 0;
+  switch (r->kind) {
+  case ompt_task_early_fulfill: /* the body still runs; it completes as usual */
+    return;
+  case ompt_task_late_fulfill:
+    if (OT_TASK_GEN(prior) != 0)
+      complete_here(ls, prior, t);
+    return;
+  case ompt_taskwait_complete: { /* end of a dependent wait (pseudo task) */
+    int64_t i = find(ls, F_SYNC, prior, 0);
+    if (i >= 0)
+      close_to(ls, i, t);
+    return;
   }
-  if (OT_TASK_GEN(next) != 0)
+  case ompt_task_complete:
+  case ompt_task_cancel:
+  case ompt_task_detach:
+    if (OT_TASK_GEN(prior) == 0)
+      break;
+    if (prior == running(ls)) {
+      if (r->kind == ompt_task_detach) /* body done, completion at the fulfill */
+        close_to(ls, ls->task_at - 1, t);
+      else
+        complete_running(ls, t);
+      left = 1;
+    } else if (r->kind != ompt_task_detach) { /* discarded: never ran */
+      complete_here(ls, prior, t);
+    }
+    break;
+  default: /* switch, yield: the suspension happens below */
+    break;
+  }
+  if (OT_TASK_GEN(next) != 0) {
+    if (next == running(ls))
+      return; /* it runs already: no new frame */
+    suspend_running(ls, t);
     task_switch_to(ls, next, t);
-  else if (left_explicit)
-    W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), ls->loc, 0));
+    return;
+  }
+  if (running(ls)) {
+    suspend_running(ls, t);
+    left = 1;
+  }
+  if (left)
+    to_implicit(ls, t);
+}
+
+static int holds(const loc_state *ls, uint64_t wait) {
+  for (uint32_t k = ls->nhl; k-- > 0;)
+    if (ls->hl[k].wait == wait)
+      return 1;
+  return 0;
 }
 
 static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
@@ -424,6 +531,9 @@ static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
   if (!f)
     return;
   enter(ls, t, f->region);
+  /* A nest lock this thread holds already is re-acquired without waiting. */
+  if ((r->kind == MX_NEST_LOCK || r->kind == MX_TEST_NEST_LOCK) && holds(ls, r->b))
+    return;
   f = push(ls, F_MWAIT, r->kind, ot_region(wait, cp), r->b, cp);
   if (f)
     enter(ls, t, f->region);
@@ -505,6 +615,13 @@ static void close_create(loc_state *ls) {
     ls->create_open = 0;
     leave(ls, ls->create_t, ls->create_region);
   }
+  if (ls->dwait_pending) { /* the dependences of a taskwait are written: its wait begins */
+    ls->dwait_pending = 0;
+    frame *f = push(ls, F_SYNC_WAIT, SY_TASKWAIT, ot_region(OC_TASKWAIT_WAIT, ls->dwait_cp),
+                    ls->dwait_task, ls->dwait_cp);
+    if (f)
+      enter(ls, ls->dwait_t, f->region);
+  }
 }
 
 /* Samples up to raw. The deferred Leave(task create) carries the create's
@@ -534,11 +651,23 @@ static void end_frame(loc_state *ls, uint8_t type, uint64_t t) {
     close_to(ls, i, t);
 }
 
+/* gcc-built code (GOMP_single_start) reports no end for the thread that
+ * executes a single: its single ends where that thread reaches a barrier or
+ * the next loop, sections, single or workshare, none of which may be
+ * nested in it. */
+static void end_open_single(loc_state *ls, uint64_t t) {
+  int64_t i = find(ls, F_WORK, 0, 1);
+  if (i >= 0 && ls->st[i].sub == WK_SINGLE_EXEC)
+    close_to(ls, i, t);
+}
+
 static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   enum ot_construct c, wait;
   sync_constructs(r->kind, &c, &wait);
   switch (r->type) {
   case OT_SYNC_BEGIN: {
+    if (ot_sync_is_implicit_barrier(r->kind) || r->kind == SY_EXPLICIT || r->kind == SY_IMPL)
+      end_open_single(ls, t);
     uint64_t cp = r->b;
     if (!ot_symbols_user_cp(cp) && ls->prev_work_cp && ot_sync_is_implicit_barrier(r->kind) &&
         !ot_scan_ends_parallel(ls->loc, ls->index))
@@ -563,13 +692,36 @@ static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   }
 }
 
+static void parallel_fork(loc_state *ls, const ot_rec *r, uint64_t t) {
+  const ot_parallel_info *p = ot_scan_parallel(r->c);
+  ls->league = r->kind & OT_PAR_LEAGUE ? r->c : 0;
+  if (p && p->kind == OT_PK_TEAM)
+    return; /* a team's internal region is part of its league */
+  uint32_t n = p && p->team_size ? p->team_size : r->a;
+  W(OTF2_EvtWriter_ThreadFork(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, n));
+}
+
+/* Implicit task of a parallel region, or initial task of a league member
+ * (a teams region on that team's initial thread). */
 static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
-  const ot_parallel_info *p = ot_scan_parallel(r->b);
+  uint64_t id = r->b;
+  uint8_t sub = PAR_REGION;
+  if (r->kind & TASK_INITIAL) { /* a league of one team gets a stale parallel_data */
+    id = ls->league ? ls->league : id;
+    sub = PAR_LEAGUE;
+  }
+  ls->league = 0;
+  const ot_parallel_info *p = ot_scan_parallel(id);
+  if (sub == PAR_LEAGUE && (!p || p->kind != OT_PK_LEAGUE))
+    return; /* the thread's own initial task has no region */
+  if (p && p->kind == OT_PK_TEAM)
+    return; /* a team's internal region is part of its league */
   uint64_t cp = p ? p->codeptr : 0;
   cp = effective_cp(ls, cp);
-  OTF2_CommRef comm = ot_teams_comm(r->b);
+  OTF2_CommRef comm = ot_teams_comm(id);
   W(OTF2_EvtWriter_ThreadTeamBegin(ls->w, NULL, t, comm));
-  frame *f = push(ls, F_PARALLEL, 0, ot_region(OC_PARALLEL, cp), r->b, cp);
+  enum ot_construct c = sub == PAR_LEAGUE ? OC_TEAMS : OC_PARALLEL;
+  frame *f = push(ls, F_PARALLEL, sub, ot_region(c, cp), id, cp);
   if (!f)
     return;
   f->comm = comm;
@@ -590,6 +742,60 @@ static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
   W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON));
 }
 
+static void put_dependence(loc_state *ls, uint8_t kind, uint64_t address, uint64_t t) {
+  uint32_t param = ot_defs_parameter(dep_param_name(kind), OTF2_PARAMETER_TYPE_UINT64);
+  W(OTF2_EvtWriter_ParameterUnsignedInt(ls->w, NULL, t, param, address));
+}
+
+/* A task's dependences go inside its zero-length task create region, at
+ * its time; a dependent taskwait's inside its taskwait region, before its
+ * wait; an if(0) task's (reported on a pseudo task) are kept for the
+ * task's create region; doacross ones (on the implicit task) stand alone
+ * at their time. */
+static void dependence(loc_state *ls, const ot_rec *r, uint64_t raw) {
+  uint64_t task = r->c;
+  if (ls->create_open && task == ls->create_task) {
+    put_dependence(ls, r->kind, r->b, ls->create_t);
+  } else if (ls->dwait_pending && task == ls->dwait_task) {
+    put_dependence(ls, r->kind, r->b, ls->dwait_t);
+  } else if (ls->if0_pseudo && task == ls->if0_pseudo) {
+    if (ls->nif0 + 2 > ls->capif0) {
+      uint32_t cap = ls->capif0 ? ls->capif0 * 2 : 16;
+      uint64_t *d = realloc(ls->if0_deps, cap * sizeof *d);
+      if (!d)
+        return;
+      ls->if0_deps = d;
+      ls->capif0 = cap;
+    }
+    ls->if0_deps[ls->nif0++] = r->kind;
+    ls->if0_deps[ls->nif0++] = r->b;
+  } else if (OT_TASK_GEN(task) == 0) {
+    samples_until(ls, raw);
+    put_dependence(ls, r->kind, r->b, ot_out_ts(ls->loc, raw));
+  }
+}
+
+/* taskwait depend(...) / task if(0) depend(...): libomp creates a pseudo
+ * task that carries the dependences and ends with ompt_taskwait_complete. */
+static void pseudo_create(loc_state *ls, const ot_rec *r, uint64_t t) {
+  uint64_t task = ot_scan_if0_task(r->c);
+  if (task) {
+    ls->if0_pseudo = r->c;
+    ls->if0_task = task;
+    ls->nif0 = 0;
+    return;
+  }
+  uint64_t cp = effective_cp(ls, r->b);
+  frame *f = push(ls, F_SYNC, SY_TASKWAIT, ot_region(OC_TASKWAIT, cp), r->c, cp);
+  if (!f)
+    return;
+  enter(ls, t, f->region);
+  ls->dwait_pending = 1;
+  ls->dwait_task = r->c;
+  ls->dwait_t = t;
+  ls->dwait_cp = cp;
+}
+
 static void process(loc_state *ls, const ot_rec *r) {
   if (ls->ended)
     return;
@@ -604,11 +810,7 @@ static void process(loc_state *ls, const ot_rec *r) {
     return;
   }
   if (r->type == OT_DEPENDENCE) {
-    /* Written inside the zero-length task create region, at its time. */
-    if (ls->create_open) {
-      uint32_t param = ot_defs_parameter(dep_param_name(r->kind), OTF2_PARAMETER_TYPE_UINT64);
-      W(OTF2_EvtWriter_ParameterUnsignedInt(ls->w, NULL, ls->create_t, param, r->b));
-    }
+    dependence(ls, r, raw);
     return;
   }
   samples_until(ls, raw);
@@ -632,28 +834,34 @@ static void process(loc_state *ls, const ot_rec *r) {
     close_all(ls, t);
     ls->ended = 1;
     break;
-  case OT_PARALLEL_BEGIN: {
+  case OT_PARALLEL_BEGIN:
+    parallel_fork(ls, r, t);
+    break;
+  case OT_PARALLEL_END: {
     const ot_parallel_info *p = ot_scan_parallel(r->c);
-    uint32_t n = p && p->team_size ? p->team_size : r->a;
-    W(OTF2_EvtWriter_ThreadFork(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, n));
+    if (!p || p->kind != OT_PK_TEAM)
+      W(OTF2_EvtWriter_ThreadJoin(ls->w, NULL, t, OTF2_PARADIGM_OPENMP));
     break;
   }
-  case OT_PARALLEL_END:
-    W(OTF2_EvtWriter_ThreadJoin(ls->w, NULL, t, OTF2_PARADIGM_OPENMP));
-    break;
   case OT_IMPLICIT_BEGIN:
-    if (!(r->kind & TASK_INITIAL)) /* the initial task has no region */
-      implicit_begin(ls, r, t);
+    implicit_begin(ls, r, t);
     break;
   case OT_IMPLICIT_END: {
-    if (r->kind & TASK_INITIAL)
-      break;
     int64_t i = innermost(ls, F_PARALLEL, 0, 1, 1);
+    int league = i >= 0 && ls->st[i].sub == PAR_LEAGUE;
+    if (r->kind & TASK_INITIAL) /* a league member's, or the thread's own (no region) */
+      i = league ? i : -1;
+    else if (league) /* a team's internal task: what it left open, not the league */
+      i++;
     if (i >= 0)
       close_to(ls, i, t);
     break;
   }
   case OT_TASK_CREATE: {
+    if (r->a & ompt_task_taskwait) {
+      pseudo_create(ls, r, t);
+      break;
+    }
     if (!(r->a & TASK_EXPLICIT) || (r->a & TASK_INITIAL))
       break;
     uint64_t cp = effective_cp(ls, r->b);
@@ -670,6 +878,13 @@ static void process(loc_state *ls, const ot_rec *r) {
                                       OT_TASK_GEN(r->c)));
     ls->create_open = 1;
     ls->create_t = t;
+    ls->create_task = r->c;
+    if (ls->if0_pseudo && r->c == ls->if0_task) {
+      for (uint32_t i = 0; i + 1 < ls->nif0; i += 2)
+        put_dependence(ls, (uint8_t)ls->if0_deps[i], ls->if0_deps[i + 1], t);
+      ls->if0_pseudo = 0;
+      ls->nif0 = 0;
+    }
     break;
   }
   case OT_TASK_SCHEDULE:
@@ -698,6 +913,8 @@ static void process(loc_state *ls, const ot_rec *r) {
     }
     break;
   case OT_WORK_BEGIN:
+    if (r->kind <= WK_WORKSHARE) /* a work-sharing region (taskloop may sit in a single) */
+      end_open_single(ls, t);
     begin_frame(ls, F_WORK, r->kind, work_construct(r->kind), r->b, t);
     if (r->kind == WK_SINGLE_EXEC)
       begin_frame(ls, F_SBLOCK, r->kind, OC_SINGLE_SBLOCK, r->b, t);
@@ -763,6 +980,8 @@ static void sift_down(loc_state **h, uint32_t n, uint32_t i) {
 
 int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2_ErrorCode *err) {
   werr = OTF2_SUCCESS;
+  n_pushed = n_scanned = 0;
+  peak_depth = 0;
   metric_class = mclass;
   nmetrics = ot_counters_count();
   if (nmetrics > OT_WRITER_MAX_METRICS)
@@ -810,15 +1029,17 @@ out:
     for (uint32_t i = 0; i < nloc; i++) {
       if (ls[i].s)
         ot_stream_close(ls[i].s);
-      for (uint32_t k = 0; k < ls[i].nsv; k++)
-        free(ls[i].sv[k].frames);
-      free(ls[i].sv);
+      free(ls[i].if0_deps);
       free(ls[i].st);
       free(ls[i].hl);
     }
   }
   free(ls);
   free(heap);
+  ot_verbose("replay: %" PRIu64 " records, %" PRIu64 " frames pushed, %" PRIu64
+             " frames scanned, %" PRIu64 " suspension probes, peak stack depth %u",
+             ot_scan_records(), n_pushed, n_scanned, ot_susp_probes(), peak_depth);
+  ot_susp_free(free);
   *err = werr;
   return rc != 0 ? rc : werr != OTF2_SUCCESS ? (int)werr : 0;
 }

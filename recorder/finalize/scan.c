@@ -1,6 +1,7 @@
 /* Scan pass: reads every thread's records once and collects the parallel
- * table (master times, code pointer, parent, team members) and the set of
- * untied tasks. Memory grows with regions and tasks, not with events. */
+ * table (master times, code pointer, parent, team members), the set of
+ * untied tasks and which dependent-wait pseudo tasks belong to an if(0)
+ * task. Memory grows with regions and tasks, not with events. */
 #include "finalize/scan.h"
 #include "buffer/stream.h"
 #include "core/thread.h"
@@ -8,6 +9,7 @@
 #include "finalize/scan_ext.h"
 #include "finalize/symbols.h"
 
+#include <omp-tools.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +40,7 @@ static ot_u64map par_index; /* parallel id -> index + 1 */
 static ot_u64map untied;
 static ot_u64map end_barriers; /* (loc << 40 | record index) of ambiguous barrier begins */
 static ot_u64map wait_cp;      /* wait id -> first non-NULL code pointer of its acquisitions */
+static ot_u64map if0_of;       /* pseudo task of `task if(0) depend` -> that task's id */
 static uint64_t lost_total, records_total;
 
 static par_rec *par_get(uint64_t id) {
@@ -94,24 +97,51 @@ static int add_member(par_rec *p, uint32_t index, uint32_t loc, uint32_t size) {
   return 0;
 }
 
+/* Same source line: the pseudo task of `task if(0) depend(...)` is reported
+ * from another call (another address) on the task's own line. */
+static int same_line(uint64_t a, uint64_t b) {
+  ot_symbol x, y;
+  if (!ot_symbols_user_cp(a) || !ot_symbols_user_cp(b) || ot_symbols_lookup(a - 1, &x, 1) < 1 ||
+      ot_symbols_lookup(b - 1, &y, 1) < 1)
+    return 0;
+  return x.file && y.file && x.line && x.line == y.line && strcmp(x.file, y.file) == 0;
+}
+
 static int scan_location(uint32_t loc) {
   ot_stream *s = ot_stream_open(loc);
   if (!s)
     return -1;
   uint64_t stack[NEST_MAX]; /* parallel ids of the open implicit tasks */
+  uint8_t league[NEST_MAX]; /* 1 where that task is a league member's initial task */
   int depth = 0;
+  /* A league begun by this thread whose member task has not begun yet: the
+   * only team of a league of one gets another region's parallel_data. */
+  uint64_t pending_league = 0;
   /* An implicit barrier with no usable code pointer right after a
    * work-sharing end is that construct's barrier, unless its end shows (NULL
    * parallel_data) that it ends the parallel region (a nowait construct
    * last in the region): remember those few. */
   uint64_t index = 0, begin_index = 0;
   int after_work = 0, ambiguous = 0;
+  /* Pseudo tasks of dependent waits open on this thread (they nest when a
+   * task run during the wait waits too), and the one that just ended. */
+  uint64_t pseudo[NEST_MAX][2], done_pseudo = 0, done_cp = 0;
+  int npseudo = 0;
   const ot_rec *r;
   while ((r = ot_stream_next(s)) != NULL) {
     records_total++;
     uint64_t this_index = index++;
     int was_after_work = after_work;
     after_work = r->type == OT_WORK_END;
+    if (r->type == OT_TASK_CREATE && done_pseudo && !(r->a & ompt_task_taskwait) &&
+        same_line(r->b, done_cp)) {
+      uint64_t *slot = ot_u64map_put(&if0_of, done_pseudo, NULL);
+      if (!slot)
+        goto oom;
+      *slot = r->c;
+    }
+    if (r->type != OT_DEPENDENCE)
+      done_pseudo = 0;
     par_rec *p;
     switch (r->type) {
     case OT_SYNC_BEGIN:
@@ -133,30 +163,63 @@ static int scan_location(uint32_t loc) {
       p->info.begin_raw = r->ts;
       p->info.codeptr = r->b;
       p->info.master_loc = loc;
+      if (r->kind & OT_PAR_LEAGUE) {
+        p->info.kind = OT_PK_LEAGUE;
+        pending_league = r->c;
+      } else if (depth > 0 && league[depth - 1]) {
+        p->info.kind = OT_PK_TEAM; /* forked by a league member's initial task */
+      }
       break;
     case OT_PARALLEL_END:
+      pending_league = 0;
       if (!(p = par_get(r->c)))
         goto oom;
       p->info.end_raw = r->ts;
       if (!p->info.codeptr)
         p->info.codeptr = r->b;
       break;
-    case OT_IMPLICIT_BEGIN:
-      if (r->kind & TASK_INITIAL)
-        break;
-      if (r->b && (!(p = par_get(r->b)) || add_member(p, (uint32_t)r->c, loc, r->a) != 0))
+    case OT_IMPLICIT_BEGIN: {
+      /* An initial task with a parallel id is a league member's (the
+       * thread's own initial task has none). */
+      uint64_t pid = r->b;
+      int member = 0;
+      if (r->kind & TASK_INITIAL) {
+        pid = pending_league ? pending_league : pid;
+        if (!pid)
+          break;
+        member = 1;
+      }
+      pending_league = 0;
+      if (pid && (!(p = par_get(pid)) || add_member(p, (uint32_t)r->c, loc, r->a) != 0))
         goto oom;
-      if (depth < NEST_MAX)
-        stack[depth] = r->b;
+      if (depth < NEST_MAX) {
+        stack[depth] = pid;
+        league[depth] = (uint8_t)member;
+      }
       depth++;
       break;
+    }
     case OT_IMPLICIT_END:
-      if (!(r->kind & TASK_INITIAL) && depth > 0)
+      if (depth > 0 && (!(r->kind & TASK_INITIAL) || league[depth - 1]))
         depth--;
       break;
     case OT_TASK_CREATE:
       if (r->a & TASK_UNTIED && !ot_u64map_put(&untied, r->c, NULL))
         goto oom;
+      if (r->a & ompt_task_taskwait && npseudo < NEST_MAX) {
+        pseudo[npseudo][0] = r->c;
+        pseudo[npseudo++][1] = r->b;
+      }
+      break;
+    case OT_TASK_SCHEDULE:
+      if (r->kind == ompt_taskwait_complete)
+        for (int i = npseudo; i-- > 0;)
+          if (pseudo[i][0] == r->b) {
+            done_pseudo = r->b;
+            done_cp = pseudo[i][1];
+            npseudo = i;
+            break;
+          }
       break;
     case OT_MUTEX_ACQUIRE:
       if (ot_symbols_user_cp(r->c)) {
@@ -192,6 +255,17 @@ int ot_scan_run(void) {
   for (uint64_t i = 0; i < npars; i++)
     if (pars[i].info.team_size < pars[i].nmembers)
       pars[i].info.team_size = pars[i].nmembers;
+  /* A team's internal region reports the threads libomp reserved for the
+   * team (thread_limit), but only the team's initial thread runs it. */
+  for (uint64_t i = 0; i < npars; i++) {
+    if (pars[i].info.kind != OT_PK_TEAM)
+      continue;
+    uint32_t seen = 0, n = pars[i].nmembers;
+    const uint32_t *m = members_of(&pars[i]);
+    for (uint32_t k = 0; k < n; k++)
+      seen += m[k] != UINT32_MAX;
+    pars[i].info.team_size = seen;
+  }
   return 0;
 }
 
@@ -224,6 +298,10 @@ uint64_t ot_scan_wait_codeptr(uint64_t wait_id) {
   uint64_t *slot = ot_u64map_find(&wait_cp, wait_id);
   return slot ? *slot : 0;
 }
+uint64_t ot_scan_if0_task(uint64_t pseudo_task) {
+  uint64_t *slot = ot_u64map_find(&if0_of, pseudo_task);
+  return slot ? *slot : 0;
+}
 uint64_t ot_scan_lost(void) {
   return lost_total;
 }
@@ -241,6 +319,7 @@ void ot_scan_free(void) {
   ot_u64map_free(&par_index);
   ot_u64map_free(&untied);
   ot_u64map_free(&wait_cp);
+  ot_u64map_free(&if0_of);
   ot_u64map_free(&end_barriers);
   lost_total = records_total = 0;
 }

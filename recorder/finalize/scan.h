@@ -5,6 +5,12 @@
 
 #include <stdint.h>
 
+/* What a parallel id stands for. A host `teams` construct is a league
+ * (ompt_parallel_league) whose members run initial tasks; libomp then
+ * forks, from each of them, one runtime-internal parallel region per team
+ * (NULL code pointer): the writer folds that into the league. */
+enum ot_parallel_kind { OT_PK_PARALLEL, OT_PK_LEAGUE, OT_PK_TEAM };
+
 typedef struct ot_parallel_info {
   uint64_t id;        /* parallel id (record.h) */
   uint64_t parent_id; /* encountering thread's innermost parallel at the fork, 0 = none */
@@ -13,6 +19,7 @@ typedef struct ot_parallel_info {
   uint64_t codeptr;
   uint32_t master_loc;
   uint32_t team_size; /* actual, from the implicit tasks */
+  uint8_t kind;       /* enum ot_parallel_kind */
 } ot_parallel_info;
 
 int ot_scan_run(void);                                 /* 0 on success */

@@ -27,6 +27,10 @@ int ot_scan_ends_parallel(uint32_t loc, uint64_t index);
 static inline int ot_sync_is_implicit_barrier(uint8_t kind) {
   return kind == 1 || kind == 2 || kind == 8 || kind == 9;
 }
+/* The task `task if(0) depend(...)` created right after this pseudo task
+ * (libomp puts the dependences on the pseudo task), 0 when the pseudo task
+ * is a `taskwait depend(...)`. Needs ot_symbols_open before ot_scan_run. */
+uint64_t ot_scan_if0_task(uint64_t pseudo_task);
 uint64_t ot_scan_lost(void); /* records dropped, from OT_LOST records */
 uint64_t ot_scan_records(void);
 void ot_scan_free(void);

@@ -1,7 +1,9 @@
 /* OpenMP teams as OTF2 groups and communicators: one Comm per distinct
- * (parent team, member locations), so a loop of a million parallel regions
- * with the same team defines one Comm. Parents are interned before their
- * children, so writing Comms by id never refers forward. */
+ * (parent team, kind, member locations), so a loop of a million parallel
+ * regions with the same team defines one Comm. A `teams` league is a Comm
+ * of its own kind; the internal region libomp forks for each of its teams
+ * is folded into it. Parents are interned before their children, so
+ * writing Comms by id never refers forward. */
 #include "finalize/defs.h"
 #include "finalize/intern.h"
 #include "finalize/scan_ext.h"
@@ -10,9 +12,10 @@
 #include <stdlib.h>
 
 #define IN_PROGRESS (UINT32_MAX - 1)
+#define KEY_HEAD 2 /* parent comm and league flag precede the members */
 
 static uint32_t *comm_of; /* per parallel index */
-static ot_intern teams;   /* key: parent comm, then member locations */
+static ot_intern teams;   /* key: parent comm, league (0/1), then member locations */
 static uint32_t *team_name;
 static uint32_t locations_name;
 
@@ -25,17 +28,20 @@ static uint32_t build(uint64_t index, int depth) {
   int64_t pi = p->parent_id ? ot_scan_parallel_index(p->parent_id) : -1;
   if (pi >= 0 && depth < 256)
     parent = build((uint64_t)pi, depth + 1);
+  if (p->kind == OT_PK_TEAM) /* written as part of its league */
+    return comm_of[index] = parent;
   uint32_t n = 0;
   const uint32_t *m = ot_scan_members(index, &n);
-  uint32_t *key = malloc((n + 1) * sizeof *key);
+  uint32_t *key = malloc((n + KEY_HEAD) * sizeof *key);
   if (!key)
     return comm_of[index] = OTF2_UNDEFINED_COMM;
   uint32_t k = 0;
   key[k++] = parent;
+  key[k++] = p->kind == OT_PK_LEAGUE;
   for (uint32_t i = 0; i < n; i++)
     if (m[i] != UINT32_MAX)
       key[k++] = m[i];
-  if (k == 1 && p->master_loc != UINT32_MAX) /* no member seen: the master alone */
+  if (k == KEY_HEAD && p->master_loc != UINT32_MAX) /* no member seen: the master alone */
     key[k++] = p->master_loc;
   uint32_t id = ot_intern_get(&teams, key, k * (uint32_t)sizeof *key, NULL);
   free(key);
@@ -56,8 +62,9 @@ int ot_teams_build(void) {
   if (!team_name)
     return -1;
   for (uint32_t t = 0; t < teams.n; t++) {
+    const uint32_t *key = ot_intern_key(&teams, t);
     char name[64];
-    snprintf(name, sizeof name, "OpenMP team %u", t);
+    snprintf(name, sizeof name, "OpenMP %s %u", key[1] ? "league" : "team", t);
     team_name[t] = ot_defs_string(name);
   }
   return 0;
@@ -79,12 +86,12 @@ OTF2_ErrorCode ot_teams_write(OTF2_GlobalDefWriter *w, uint32_t nlocations) {
       OTF2_GROUP_FLAG_NONE, nlocations, members);
   for (uint32_t t = 0; t < teams.n && e == OTF2_SUCCESS; t++) {
     const uint32_t *key = ot_intern_key(&teams, t);
-    uint32_t nkey = teams.lens[t] / (uint32_t)sizeof *key - 1, n = 0;
+    uint32_t nkey = teams.lens[t] / (uint32_t)sizeof *key - KEY_HEAD, n = 0;
     /* location id = index in group 0; a thread that registered while
      * finalize began has no location */
     for (uint32_t i = 0; i < nkey && n < nlocations; i++)
-      if (key[i + 1] < nlocations)
-        members[n++] = key[i + 1];
+      if (key[i + KEY_HEAD] < nlocations)
+        members[n++] = key[i + KEY_HEAD];
     e = OTF2_GlobalDefWriter_WriteGroup(w, t + 1, team_name[t], OTF2_GROUP_TYPE_COMM_GROUP,
                                         OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE, n, members);
   }

@@ -8,7 +8,7 @@ thread, so `loc0=` pins what the master does."""
 
 import collections
 
-from archive import REGION_NAME, next_event
+from archive import REGION_NAME, construct_of, next_event
 
 
 def _fork_sizes(t, loc):
@@ -212,7 +212,9 @@ def check_locks(t, m):
     t.expect_enters("omp_set_lock", m["hold"], loc0=1, total=1)
     t.expect_enters("omp_set_lock", m["test_fail"], loc0=0, total=1)
     t.expect_enters("omp_set_lock", m["test_ok"], loc0=0, total=1)
-    t.expect_enters("lock wait", None, total=10 + 6 + 6 + 3)
+    # A re-acquisition by the holder does not wait: no lock wait @nest_inner.
+    t.expect_enters("lock wait", m["nest_inner"], total=0)
+    t.expect_enters("lock wait", None, total=10 + 6 + 3)
     for b in ("b1", "b2", "b3"):
         _barrier_pair(t, "barrier", m[b], [1, 1])
     # loc0: 5 set + hold + 3 nest; worker: 5 set + test_ok + 3 nest.
@@ -304,6 +306,113 @@ def check_gcc_parallel(t, m):
     t.expect_kind("ThreadFork", each=[2], loc0=2)
 
 
+def _line_of(region):
+    rm = REGION_NAME.match(region.name)
+    return int(rm.group("line")) if rm else None
+
+
+def _enclosing(t, construct, line):
+    """(location, enclosing regions outermost first, team entered with it)
+    for every Enter of construct at line."""
+    out = []
+    for l in t.locs:
+        stack, team = [], None
+        for e in t.events[l]:
+            k = type(e).__name__
+            if k == "ThreadTeamBegin":
+                team = e.thread_team
+            elif k == "Enter":
+                if construct_of(e.region) == construct and _line_of(e.region) == line:
+                    out.append((l, [(construct_of(s.region), _line_of(s.region)) for s in stack],
+                                team))
+                stack.append(e)
+                team = None
+            elif k == "Leave" and stack:
+                stack.pop()
+    return out
+
+
+def check_teams(t, m):
+    t.expect("locations", len(t.locs), 2)
+    # League fork sizes are the teams that ran; the parallel region in each
+    # team of @league_par has one thread (thread_limit(1)). libomp's
+    # internal region of each team writes no fork, team or region.
+    t.expect("fork sizes on location 0", _fork_sizes(t, 0), [2, 2, 1, 2, 1])
+    t.expect("fork sizes on location 1", _fork_sizes(t, 1), [1])
+    t.expect_kind("ThreadJoin", each=[5, 1], loc0=5)
+    t.expect_kind("ThreadTeamBegin", each=[5, 4], loc0=5)
+    t.expect_kind("ThreadTeamEnd", each=[5, 4], loc0=5)
+    for name in ("league", "league_par", "league_dist"):
+        t.expect_enters("teams", m[name], each=[1, 1], loc0=1)
+        _barrier_pair(t, "implicit barrier", m[name], [1, 1])
+    t.expect_enters("teams", m["one"], each=[1], loc0=1)
+    _barrier_pair(t, "implicit barrier", m["one"], [])  # a league of one team has no barrier
+    t.expect_enters("parallel", m["inner"], each=[1, 1])
+    t.expect_enters("parallel", None, each=[1, 1])
+    t.expect_enters("distribute", m["dist"], each=[1, 1])
+    leagues = set()
+    for name, members in (("league", [0, 1]), ("league_par", [0, 1]), ("league_dist", [0, 1]),
+                          ("one", [0])):
+        for l, outer, comm in _enclosing(t, "teams", m[name]):
+            t.expect("regions around teams @%s on location %d" % (name, l), outer, [])
+            if comm is None:
+                t.fail("teams @%s on location %d: no ThreadTeamBegin" % (name, l))
+                continue
+            leagues.add(comm)
+            t.expect("league of @%s" % name,
+                     (comm.name.split()[1], [x._ref for x in comm.group.members], comm.parent),
+                     ("league", members, None))
+    for l, outer, comm in _enclosing(t, "parallel", m["inner"]):
+        t.expect("regions around parallel @inner on location %d" % l, outer,
+                 [("teams", m["league_par"])])
+        if comm is not None:
+            t.expect("team of parallel @inner on location %d" % l,
+                     (comm.name.split()[1], [x._ref for x in comm.group.members],
+                      comm.parent in leagues), ("team", [l], True))
+    for l, outer, _ in _enclosing(t, "distribute", m["dist"]):
+        t.expect("regions around distribute on location %d" % l, outer,
+                 [("teams", m["league_dist"])])
+
+
+REPS = 5  # gcc_single.c
+
+
+def check_gcc_single(t, m):
+    """GOMP_single_start reports no end to the executing thread: each single
+    ends where that thread begins the construct after it."""
+    t.expect("locations", len(t.locs), 2)
+    t.expect_kind("ThreadFork", each=[1], loc0=1)
+    t.expect("fork sizes on location 0", _fork_sizes(t, 0), [2])
+    t.expect("team sizes at @par", t.team_sizes(m["par"]), [2])
+    t.expect_enters("parallel", m["par"], each=[1, 1], loc0=1)
+    for name in ("single", "nowait"):
+        t.expect_enters("single", m[name], each=[REPS, REPS])
+        t.expect_enters("single sblock", m[name], total=REPS)
+    _barrier_pair(t, "implementation barrier", m["single_body"], [REPS, REPS])
+    _barrier_pair(t, "implicit barrier", m["par"], [1, 1])
+    for name in ("single", "nowait"):
+        for l, outer, _ in _enclosing(t, "single", m[name]):
+            if outer != [("parallel", m["par"])]:
+                t.fail("single @%s on location %d entered inside %r" % (name, l, outer))
+    follows = {m["single"]: [("implementation barrier", m["single_body"])],
+               m["nowait"]: [("single", m["nowait"]), ("implicit barrier", m["par"])]}
+    for l in t.locs:
+        evs = t.events[l]
+        for i, e in enumerate(evs):
+            if type(e).__name__ != "Leave" or construct_of(e.region) != "single":
+                continue
+            executed = i > 0 and type(evs[i - 1]).__name__ == "Leave" and \
+                construct_of(evs[i - 1].region) == "single sblock"
+            nxt = next_event(evs, i)
+            got = (construct_of(nxt.region), _line_of(nxt.region)) \
+                if nxt is not None and type(nxt).__name__ == "Enter" else None
+            if got not in follows.get(_line_of(e.region), []):
+                t.fail("location %d: %r is followed by %r" % (l, e.region.name, got))
+            elif executed and nxt.time != e.time:
+                t.fail("location %d: the executed %r ends at %d, the next construct begins at %d"
+                       % (l, e.region.name, e.time, nxt.time))
+
+
 def check_nested_tasks(t, m):
     # Team of one: each child runs at its creation, so the parent runs in
     # three pieces (start, after child 1, after child 2).
@@ -323,6 +432,118 @@ def check_nested_tasks(t, m):
     waits = sum(len(t.spans(l, "taskwait", m["wait"])) for l in t.locs)
     if waits < 3:
         t.fail("taskwait @wait entered %d times, expected at least 3" % waits)
+
+
+def _params(t):
+    c = collections.Counter()
+    for l in t.locs:
+        for e in t.events[l]:
+            if type(e).__name__ == "ParameterUnsignedInt":
+                c[e.parameter.name] += 1
+    return dict(c)
+
+
+def _param_owners(t):
+    """(parameter name, region name of the innermost open region) per
+    dependence parameter: where a reader finds it."""
+    owners = []
+    for l in t.locs:
+        stack = []
+        for e in t.events[l]:
+            k = type(e).__name__
+            if k == "Enter":
+                stack.append(e.region.name)
+            elif k == "Leave" and stack:
+                stack.pop()
+            elif k == "ParameterUnsignedInt":
+                owners.append((e.parameter.name, stack[-1] if stack else None))
+    return sorted(owners)
+
+
+def _max_depth(t, loc):
+    depth = peak = 0
+    for e in t.events[loc]:
+        k = type(e).__name__
+        depth += 1 if k == "Enter" else -1 if k == "Leave" else 0
+        peak = max(peak, depth)
+    return peak
+
+
+def check_task_final(t, m):
+    # rec(d) creates 2 tasks for d >= 1: 2 + 4 + ... + 2^10 = 2046, half per site.
+    n = 2 ** 11 - 2
+    t.expect_kind("ThreadTaskCreate", each=[n], total=n)
+    t.expect_kind("ThreadTaskComplete", total=n)
+    t.expect_enters("task create", m["fin"], total=n // 2)
+    t.expect_enters("task create", m["merge"], total=n // 2)
+    # Every task runs, in pieces when it is suspended for a child (and the
+    # untied ones for libomp's C->P, C->C).
+    for construct, site in (("untied task", "fin"), ("task", "merge")):
+        got = t.enter_count(construct, m[site], 0)
+        if got < n // 2:
+            t.fail("%s @%s entered %d times, expected >= %d" % (construct, site, got, n // 2))
+    # One taskwait per call with d >= 1: 2^10 - 1.
+    t.expect_enters("taskwait", m["fwait"], total=2 ** 10 - 1)
+    # Every task suspends its parent: the stack never holds more than
+    # parallel > single > sblock > (taskwait > wait) > task.
+    t.expect("peak nesting on location 0", _max_depth(t, 0) <= 6, True)
+
+
+def check_task_depwait(t, m):
+    t.expect_kind("ThreadTaskCreate", each=[2], total=2)  # the pseudo task is none
+    t.expect_kind("ThreadTaskComplete", total=2)
+    t.expect_kind("ThreadTaskSwitch", total=4)  # to each task and back, no stray one
+    t.expect_enters("task create", m["producer"], total=1)
+    t.expect_enters("task create", m["if0"], total=1)
+    t.expect_enters("taskwait", m["dwait"], total=1)
+    t.expect_enters("taskwait wait", m["dwait"], total=1)
+    t.expect_enters("taskwait", m["wait"], total=1)
+    # libomp reports depend(out) as inout.
+    t.expect("dependence parameters and their regions", _param_owners(t), sorted([
+        ("omp depend(inout)", "task create @ task_depwait.c:%d" % m["producer"]),
+        ("omp depend(in)", "taskwait @ task_depwait.c:%d" % m["dwait"]),
+        ("omp depend(inout)", "task create @ task_depwait.c:%d" % m["if0"])]))
+
+
+def check_task_detach(t, m):
+    t.expect_kind("ThreadTaskCreate", loc0=2, total=2)
+    t.expect_kind("ThreadTaskComplete", loc0=2, total=2)
+    t.expect_enters("task create", m["late"], total=1)
+    t.expect_enters("task create", m["early"], total=1)
+    # The late task's body, then its completion at the fulfill (zero length).
+    t.expect_enters("task", m["late"], loc0=2, total=2)
+    t.expect_enters("task", m["early"], loc0=1, total=1)
+    late = t.spans(0, "task", m["late"])
+    if len(late) == 2 and late[1][0] != late[1][1]:
+        t.fail("the late-fulfill completion lasts %d ns" % (late[1][1] - late[1][0]))
+
+
+def check_task_cancel(t, m):
+    t.expect_kind("ThreadTaskCreate", each=[4], total=4)
+    # Discarded tasks complete too (zero length), after the discard marker.
+    t.expect_kind("ThreadTaskComplete", each=[4], total=4)
+    t.expect_enters("task", m["task"], each=[4])
+    t.expect_enters("cancel taskgroup activated", m["cancel"], each=[1])
+    t.expect_enters("cancel taskgroup discarded", None, each=[3])
+    spans = t.spans(0, "task", m["task"])
+    t.expect("zero-length (discarded) tasks", sum(1 for a, b in spans[1:] if a == b), 3)
+
+
+def check_doacross(t, m):
+    t.expect_enters("loop", m["loop"], each=[1, 1])
+    # N = 6 iterations: each posts its source, all but the first wait on a sink.
+    t.expect("dependence parameters", _params(t),
+             {"omp depend(source)": 6, "omp depend(sink)": 5})
+    t.expect("regions holding them", {r for _, r in _param_owners(t)},
+             {"loop @ doacross.c:%d" % m["loop"]})
+
+
+def check_task_nested_par(t, m):
+    t.expect_kind("ThreadTaskCreate", total=3)
+    t.expect_kind("ThreadTaskComplete", total=3)
+    t.expect_enters("task", m["task"], loc0=1, total=1)  # never suspended by the inner team
+    t.expect_enters("task", m["child"], total=2)
+    t.expect_enters("parallel", m["inner"], each=[1, 1], loc0=1)
 
 
 # name -> (check, environment, exit status, complete)
@@ -347,4 +568,12 @@ CASES = {
     "app": (check_app, {}, 0, True),
     "spill": (check_spill, {}, 0, True),
     "gcc_parallel": (check_gcc_parallel, {}, 0, True),
+    "task_final": (check_task_final, {}, 0, True),
+    "task_depwait": (check_task_depwait, {}, 0, True),
+    "task_detach": (check_task_detach, {}, 0, True),
+    "task_cancel": (check_task_cancel, {"OMP_CANCELLATION": "true"}, 0, True),
+    "doacross": (check_doacross, {}, 0, True),
+    "task_nested_par": (check_task_nested_par, {}, 0, True),
+    "gcc_single": (check_gcc_single, {}, 0, True),
+    "teams": (check_teams, {}, 0, True),
 }

@@ -15,6 +15,7 @@ from archive import (REGION_NAME, SKIP_ADJACENT, TASK_ROLES, construct_of, marke
 # Role of every construct name in the mapping table.
 ROLES = {
     "parallel": RegionRole.PARALLEL,
+    "teams": RegionRole.PARALLEL,
     "implicit barrier": RegionRole.IMPLICIT_BARRIER,
     "barrier": RegionRole.BARRIER,
     "implementation barrier": RegionRole.IMPLICIT_BARRIER,
@@ -288,12 +289,12 @@ def _check_tasks(t, complete):
     for c, gs in gens.items():
         t.expect("generations of creator %d" % c, sorted(gs), list(range(1, len(gs) + 1)))
     for l in t.locs:
-        current = (l, 0)
+        current = {}  # per team: a task with a parallel region inside runs on in its own team
         for e in t.events[l]:
             k = type(e).__name__
             if k == "ThreadTaskSwitch":
                 key = (e.creating_thread, e.generation_number)
-                current = key
+                current[e.thread_team] = key
                 if e.generation_number == 0:
                     continue
                 if key not in created:
@@ -305,8 +306,9 @@ def _check_tasks(t, complete):
                         l, key, e.time, min(completed[key])))
             elif k == "ThreadTaskComplete":
                 key = (e.creating_thread, e.generation_number)
-                if key != current:
-                    t.fail("location %d completes task %r while running %r" % (l, key, current))
+                cur = current.get(e.thread_team, (l, 0))
+                if key != cur:
+                    t.fail("location %d completes task %r while running %r" % (l, key, cur))
     for key in created:
         n = len(completed[key])
         if n != 1 and (complete or n > 1):
