@@ -53,6 +53,55 @@ static char *find_anchor(const char *path, char *err, size_t errlen) {
   return NULL;
 }
 
+/* An anchor file holds a few hundred bytes (Score-P: a few kB). A huge one
+ * is damaged: libotf2 would try to load all of it into one buffer and fail
+ * with "Could not allocate memory for chunk!". Say what is wrong instead:
+ * a sparse file (less on disk than its size) or one that ends in zeros. */
+#define OTR_ANCHOR_MAX (1u << 20)
+
+static void human_bytes(char *b, size_t n, double v) {
+  const char *u[] = {"bytes", "kB", "MB", "GB", "TB"};
+  int k = 0;
+  while (v >= 1000 && k < 4)
+    v /= 1000, k++;
+  snprintf(b, n, k ? "%.1f %s" : "%.0f %s", v, u[k]);
+}
+
+static bool ends_in_zeros(const char *path, off_t size) {
+  unsigned char buf[4096];
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return false;
+  off_t from = size > (off_t)sizeof buf ? size - (off_t)sizeof buf : 0;
+  size_t got = fseeko(f, from, SEEK_SET) == 0 ? fread(buf, 1, sizeof buf, f) : 0;
+  fclose(f);
+  bool zero = got > 0;
+  for (size_t i = 0; i < got && zero; i++)
+    zero = buf[i] == 0;
+  return zero;
+}
+
+static bool anchor_size_ok(const char *anchor, char *err, size_t errlen) {
+  struct stat st;
+  if (stat(anchor, &st) != 0 || st.st_size <= (off_t)OTR_ANCHOR_MAX)
+    return true;
+  char size[32], disk[32], why[80];
+  human_bytes(size, sizeof size, (double)st.st_size);
+  double on_disk = (double)st.st_blocks * 512.0;
+  human_bytes(disk, sizeof disk, on_disk);
+  if (on_disk < (double)st.st_size)
+    snprintf(why, sizeof why, "a sparse file, with only %s on disk", disk);
+  else if (ends_in_zeros(anchor, st.st_size))
+    snprintf(why, sizeof why, "padded with zero bytes");
+  else
+    snprintf(why, sizeof why, "too large for one");
+  snprintf(err, errlen,
+           "%s: the anchor file is %s, %s; an OTF2 anchor file holds a few hundred bytes, so "
+           "this one was damaged when it was written or copied",
+           anchor, size, why);
+  return false;
+}
+
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define OTR_ASAN 1
@@ -97,6 +146,10 @@ otr_archive *otr_open(const char *path, char *err, size_t errlen) {
   char *anchor = find_anchor(path, err, errlen);
   if (!anchor)
     return NULL;
+  if (!anchor_size_ok(anchor, err, errlen)) {
+    free(anchor);
+    return NULL;
+  }
   otr_archive *a = otr_xcalloc(1, sizeof *a);
   a->anchor = anchor;
   a->rd = open_capped(anchor);

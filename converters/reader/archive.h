@@ -27,6 +27,7 @@ typedef struct {
 } otr_mclass;
 
 typedef struct otr_locstate otr_locstate;
+typedef struct otr_suspended otr_suspended;
 
 struct otr_archive {
   char *anchor;
@@ -50,11 +51,28 @@ struct otr_archive {
   const otr_visitor *v;
   otr_team *teams; /* open parallel instances */
   uint64_t team_seq;
+  otr_suspended **suspended; /* taskstack.c: regions of suspended tasks, by task */
+  /* measurement gaps: n_off locations are off since off_since; lost is the
+   * union of closed gaps, lost_at_change its value when par_change was set */
+  uint32_t n_off;
+  uint64_t off_since, lost, lost_at_change;
+  otr_gap *gaps;
+  uint32_t ngaps, capgaps;
+  /* first event outside the clock properties' range (another run's file) */
+  bool out_of_range;
+  uint32_t bad_loc;
+  uint64_t bad_t;
 };
 
 /* Reads global and local definitions; false with a message on error. */
 bool otr_defs_read(otr_archive *a, char *err, size_t errlen);
 void otr_defs_free(otr_archive *a);
+/* Region r (an implicit barrier Score-P could only name by an address)
+ * takes the source location of region from, the construct it ends. */
+void otr_region_site_from(otr_archive *a, uint32_t r, uint32_t from);
+/* A ProgramBegin record names the program: the base name of its executable
+ * replaces the location group's name (Score-P names its group "Process"). */
+void otr_program_begin(otr_archive *a, OTF2_StringRef name);
 /* First OTF2 error seen by the error callback since the last reset. */
 const char *otr_last_error(void);
 void otr_reset_error(void);

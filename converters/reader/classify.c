@@ -1,7 +1,8 @@
 /* Region classification: the OTF2 region role decides first; the name
  * decides only for roles that do not say what the region is (wrappers,
  * artificial, function, unknown), so both omptrace's names ("implicit
- * barrier @ f.c:3") and Score-P's ("!$omp implicit barrier @f.c:3") work. */
+ * barrier @ f.c:3") and Score-P's ("!$omp implicit barrier @f.c:3") work.
+ * Score-P gives taskwait and taskgroup the role BARRIER: the name tells. */
 #include "otr.h"
 
 #include <string.h>
@@ -98,8 +99,10 @@ otr_class otr_classify(const char *name, OTF2_RegionRole role, OTF2_Paradigm par
     return OTR_C_WORKSHARE;
   case OTF2_REGION_ROLE_IMPLICIT_BARRIER:
     return OTR_C_IBARRIER;
-  case OTF2_REGION_ROLE_BARRIER:
-    return OTR_C_EBARRIER;
+  case OTF2_REGION_ROLE_BARRIER: /* Score-P: also its taskwait and taskgroup */
+    return starts(s, "taskwait")    ? OTR_C_TASKWAIT
+           : starts(s, "taskgroup") ? OTR_C_TASKGROUP
+                                    : OTR_C_EBARRIER;
   case OTF2_REGION_ROLE_TASK_WAIT:
     return strstr(s, "taskgroup") ? OTR_C_TASKGROUP : OTR_C_TASKWAIT;
   case OTF2_REGION_ROLE_CRITICAL:

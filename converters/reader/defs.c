@@ -274,6 +274,34 @@ static void resolve(otr_archive *a, mtmp *m) {
   }
 }
 
+void otr_region_site_from(otr_archive *a, uint32_t r, uint32_t from) {
+  otr_region *g = &a->d.regions[r];
+  const otr_region *c = &a->d.regions[from];
+  if (!c->line || !c->file[0])
+    return;
+  const char *base = strrchr(c->file, '/');
+  base = base ? base + 1 : c->file;
+  size_t n = strlen(g->construct) + strlen(base) + 32;
+  char *name = otr_xmalloc(n);
+  snprintf(name, n, "%s%s @%s:%u", strncmp(g->name, "!$omp ", 6) ? "" : "!$omp ", g->construct,
+           base, c->line);
+  free((char *)g->name);
+  free((char *)g->file);
+  g->name = name;
+  g->file = otr_xstrdup(c->file);
+  g->line = c->line;
+  g->site_inferred = true;
+}
+
+void otr_program_begin(otr_archive *a, OTF2_StringRef name) {
+  const char *path = S(a, name), *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (!*base)
+    return;
+  free(a->d.program);
+  a->d.program = otr_xstrdup(base);
+}
+
 bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
   ctx c = {.a = a};
   OTF2_GlobalDefReader *gr = OTF2_Reader_GetGlobalDefReader(a->rd);

@@ -51,15 +51,21 @@ static void finish(otr_archive *a) {
     while (ls->depth)
       otr_pop(a, ls);
   }
+  otr_gaps_finish(a);
   if (a->in_par == 0 && a->par_change != UINT64_MAX && a->last > a->par_change)
-    a->serial += a->last - a->par_change;
+    a->serial += (a->last - a->par_change) - (a->lost - a->lost_at_change);
   for (uint32_t i = 0; i < a->d.n_locations; i++) {
     otr_locstate *ls = &a->ls[i];
     if (!ls->seen) {
-      ls->pub.cat_time[OTR_T_OUTSIDE] += a->last - a->first;
+      ls->pub.cat_time[OTR_T_OUTSIDE] += a->last - a->first - a->lost;
+      ls->pub.lost = a->lost;
       continue;
     }
-    ls->pub.cat_time[OTR_T_OUTSIDE] += (ls->pub.first - a->first) + (a->last - ls->pub.last);
+    /* before the first and after the last event: idle, but for lost time */
+    uint64_t tail_lost = a->lost - ls->lost_mark;
+    ls->pub.lost += ls->lost_first + tail_lost;
+    ls->pub.cat_time[OTR_T_OUTSIDE] +=
+        (ls->pub.first - a->first - ls->lost_first) + (a->last - ls->pub.last - tail_lost);
     if (ls->have_metrics && a->v->metric_total)
       a->v->metric_total(a->v->user, &ls->pub, ls->first, ls->lastv);
   }
@@ -81,6 +87,27 @@ static void drop_teams(otr_archive *a) {
  * unless no location states a count at all. */
 static bool wants_events(const otr_archive *a, uint32_t i) {
   return a->d.total_events == 0 || a->d.location_events[i] > 0;
+}
+
+/* Each location's event file must hold as many records as its definition
+ * says: a file from another run of the same program usually does not. The
+ * pass counts the records it has callbacks for; only when that differs are
+ * the location's records counted again, all kinds, by a local reader. */
+static bool counts_match(otr_archive *a, char *err, size_t errlen) {
+  for (uint32_t i = 0; i < a->d.n_locations && a->d.total_events; i++) {
+    uint64_t want = a->d.location_events[i], got = a->ls[i].pub.events;
+    if (!want || got == want)
+      continue;
+    OTF2_EvtReader *r = OTF2_Reader_GetEvtReader(a->rd, a->d.location_ids[i]);
+    if (!r || OTF2_Reader_ReadAllLocalEvents(a->rd, r, &got) != OTF2_SUCCESS || got == want)
+      continue;
+    snprintf(err, errlen,
+             "the event file of %s holds %llu records, the definitions say %llu: it comes from "
+             "another run or is damaged",
+             a->d.location_names[i], (unsigned long long)got, (unsigned long long)want);
+    return false;
+  }
+  return true;
 }
 
 bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
@@ -125,11 +152,19 @@ bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
       break;
     }
     otr_progress(a, a->events, false);
+    if (a->out_of_range) {
+      otr_range_message(a, err, errlen);
+      ok = false;
+      break;
+    }
     if (got < (1u << 20))
       break;
   }
+
   otr_progress(a, a->events, true);
   OTF2_Reader_CloseGlobalEvtReader(a->rd, g);
+  if (ok)
+    ok = counts_match(a, err, errlen);
   OTF2_Reader_CloseEvtFiles(a->rd);
   if (ok)
     finish(a);
@@ -176,5 +211,8 @@ void otr_events_free(otr_archive *a) {
     free(a->ls[i].pm);
   }
   free(a->ls);
+  otr_tasks_free(a);
+  free(a->gaps);
+  a->gaps = NULL;
   a->ls = NULL; /* teams: otr_read has released them (drop_teams) */
 }

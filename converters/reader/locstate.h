@@ -14,6 +14,10 @@ struct otr_locstate {
   otr_cat cat;
   bool seen, active; /* active: inside a parallel region or a fork */
   bool has_team;
+  bool off; /* in a measurement gap since off_t */
+  uint64_t off_t;
+  uint64_t lost_mark;  /* otr_lost_until(last_t) */
+  uint64_t lost_first; /* otr_lost_until(first event) */
   uint32_t team_comm;
   uint32_t fork_n;
   uint64_t cur_task;
@@ -40,6 +44,20 @@ void otr_leave_region(otr_archive *a, otr_locstate *ls, uint32_t region);
 void otr_pop(otr_archive *a, otr_locstate *ls);
 void otr_fork(otr_archive *a, otr_locstate *ls, uint32_t n);
 void otr_join(otr_archive *a, otr_locstate *ls);
+/* MeasurementOnOff: a gap closes everything open; its time is lost. */
+void otr_measurement_off(otr_archive *a, otr_locstate *ls);
+void otr_measurement_on(otr_archive *a, otr_locstate *ls);
+/* Union of gaps up to t (t not before the last event read). */
+uint64_t otr_lost_until(const otr_archive *a, uint64_t t);
+void otr_gaps_finish(otr_archive *a);
+/* Notes the first event outside the clock properties' range. */
+void otr_check_range(otr_archive *a, otr_locstate *ls, uint64_t t);
+void otr_range_message(const otr_archive *a, char *err, size_t errlen);
+
+/* taskstack.c: a ThreadTaskSwitch to task (0: the implicit task). Regions
+ * still open in the task left (Score-P) are closed and kept until it resumes. */
+void otr_task_switch(otr_archive *a, otr_locstate *ls, uint64_t task);
+void otr_tasks_free(otr_archive *a);
 
 /* records.c: OTF2 callbacks turning records into the calls above. */
 OTF2_GlobalEvtReaderCallbacks *otr_callbacks(void);

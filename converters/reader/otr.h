@@ -67,6 +67,7 @@ typedef struct {
   OTF2_RegionRole role;
   OTF2_Paradigm paradigm;
   otr_class cls;
+  bool site_inferred; /* name, file and line taken from the first construct it ended */
 } otr_region;
 
 typedef struct {
@@ -118,6 +119,7 @@ typedef struct {
   otr_cat cat;
   uint64_t enter;
   uint64_t wait0;       /* location's cumulative wait time at enter */
+  uint64_t barrier0;    /* location's cumulative barrier time at enter */
   uint64_t nested_task; /* inclusive time of task frames left directly below */
   uint64_t child;       /* inclusive time of left children */
   uint32_t last_child;  /* region of the most recently left child */
@@ -134,7 +136,8 @@ typedef struct {
   uint64_t events;
   uint64_t wait_cum; /* time in wait categories so far */
   uint64_t cat_time[OTR_T_COUNT];
-  bool forked; /* forked outside any parallel region: its outside time is serial code */
+  uint64_t lost; /* time in any location's measurement gap: in no category */
+  bool forked;   /* forked outside any parallel region: its outside time is serial code */
 } otr_loc;
 
 /* Callbacks of one pass; any may be NULL. Times are in ticks from the
@@ -162,6 +165,14 @@ typedef struct {
 
 typedef struct otr_archive otr_archive;
 
+/* A measurement gap: records of one location were dropped between
+ * MeasurementOnOff(OFF) at t0 and MeasurementOnOff(ON) at t1 (t1 is the
+ * end of the run when recording never resumed). */
+typedef struct {
+  uint32_t loc;
+  uint64_t t0, t1;
+} otr_gap;
+
 /* Accepts the anchor file (traces.otf2) or its directory. On failure
  * returns NULL and writes one line into err. */
 otr_archive *otr_open(const char *path, char *err, size_t errlen);
@@ -175,6 +186,10 @@ uint64_t otr_first_time(const otr_archive *a);
 uint64_t otr_last_time(const otr_archive *a);
 uint64_t otr_serial_ticks(const otr_archive *a);
 uint64_t otr_events_read(const otr_archive *a);
+/* Measurement gaps in the order they ended, and the time in which at least
+ * one location was in a gap (excluded from serial time). */
+const otr_gap *otr_gaps(const otr_archive *a, uint32_t *n);
+uint64_t otr_lost_ticks(const otr_archive *a);
 uint64_t otr_ns(const otr_archive *a, uint64_t ticks);
 void otr_close(otr_archive *a);
 

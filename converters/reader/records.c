@@ -173,7 +173,7 @@ static void task_create(otr_archive *a, otr_locstate *ls, uint64_t key) {
 
 static void task_switch(otr_archive *a, otr_locstate *ls, uint64_t key) {
   a->omp_events++;
-  ls->cur_task = key;
+  otr_task_switch(a, ls, key);
 }
 
 static void task_complete(otr_archive *a, otr_locstate *ls, uint64_t key) {
@@ -287,22 +287,37 @@ static OTF2_CallbackCode on_sample(OTF2_LocationRef l, OTF2_TimeStamp t, void *u
   otr_archive *a = A(u);
   otr_locstate *ls = otr_loc_of(a, l, t);
   uint32_t ci = otr_idmap_get(&a->contexts, c);
-  if (ls && ci != OTR_NONE && a->v->sample)
+  if (ls && ci != OTR_NONE && a->v->sample && !a->n_off) /* none in measurement gaps */
     a->v->sample(a->v->user, &ls->pub, now(ls), ci, otr_idmap_get(&a->generators, g));
   return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_any(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                OTF2_AttributeList *al) {
-  (void)al;
-  otr_loc_of(A(u), l, t); /* counts the event and advances the clock */
+/* ProgramBegin/End (Score-P) bound the run and name the program. */
+static OTF2_CallbackCode on_program_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                          OTF2_AttributeList *al, OTF2_StringRef name, uint32_t n,
+                                          const OTF2_StringRef *args) {
+  (void)al, (void)n, (void)args;
+  if (otr_loc_of(A(u), l, t))
+    otr_program_begin(A(u), name);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_program_end(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                        OTF2_AttributeList *al, int64_t status) {
+  (void)al, (void)status;
+  otr_loc_of(A(u), l, t);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_onoff(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *al, OTF2_MeasurementMode m) {
-  (void)m;
-  return on_any(l, t, u, al);
+  (void)al;
+  otr_locstate *ls = otr_loc_of(A(u), l, t);
+  if (ls && m == OTF2_MEASUREMENT_OFF)
+    otr_measurement_off(A(u), ls);
+  else if (ls && m == OTF2_MEASUREMENT_ON)
+    otr_measurement_on(A(u), ls);
+  return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_GlobalEvtReaderCallbacks *otr_callbacks(void) {
@@ -331,5 +346,7 @@ OTF2_GlobalEvtReaderCallbacks *otr_callbacks(void) {
   OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(cb, on_param_uint);
   OTF2_GlobalEvtReaderCallbacks_SetCallingContextSampleCallback(cb, on_sample);
   OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_onoff);
+  OTF2_GlobalEvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
+  OTF2_GlobalEvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
   return cb;
 }

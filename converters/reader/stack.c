@@ -15,6 +15,7 @@ otr_locstate *otr_loc_of(otr_archive *a, OTF2_LocationRef id, uint64_t t) {
   otr_locstate *ls = &a->ls[i];
   a->events++;
   ls->pub.events++;
+  otr_check_range(a, ls, t);
   if (!ls->seen) {
     ls->seen = true;
     ls->pub.first = ls->last_t = t;
@@ -22,21 +23,29 @@ otr_locstate *otr_loc_of(otr_archive *a, OTF2_LocationRef id, uint64_t t) {
       a->first = t;
       a->par_change = t;
     }
+    ls->lost_first = ls->lost_mark = otr_lost_until(a, t);
   }
   if (t < ls->last_t) /* out of order on one location: clamp */
     t = ls->last_t;
   if (t > a->last)
     a->last = t;
   ls->pub.last = t;
-  /* charge the elapsed time to the current category */
+  /* charge the elapsed time to the current category, except what any
+   * location lost in a measurement gap meanwhile: that is in no category */
   uint64_t dt = t - ls->last_t;
   if (dt) {
-    ls->pub.cat_time[ls->cat] += dt;
-    if (otr_cat_is_wait(ls->cat))
-      ls->pub.wait_cum += dt;
-    if (a->v->span)
-      a->v->span(a->v->user, &ls->pub, ls->cat, ls->last_t, t,
-                 ls->depth ? &ls->stack[ls->depth - 1] : NULL);
+    uint64_t mark = otr_lost_until(a, t), lost = mark - ls->lost_mark;
+    lost = lost < dt ? lost : dt;
+    ls->pub.lost += lost;
+    ls->lost_mark = mark;
+    if (dt > lost) {
+      ls->pub.cat_time[ls->cat] += dt - lost;
+      if (otr_cat_is_wait(ls->cat))
+        ls->pub.wait_cum += dt - lost;
+      if (a->v->span)
+        a->v->span(a->v->user, &ls->pub, ls->cat, ls->last_t, t,
+                   ls->depth ? &ls->stack[ls->depth - 1] : NULL);
+    }
     ls->last_t = t;
   }
   return ls;
@@ -52,9 +61,10 @@ static void update_active(otr_archive *a, otr_locstate *ls) {
   uint64_t t = now(ls);
   if (act) {
     if (a->in_par++ == 0 && t > a->par_change)
-      a->serial += t - a->par_change;
+      a->serial += (t - a->par_change) - (otr_lost_until(a, t) - a->lost_at_change);
   } else if (--a->in_par == 0) {
     a->par_change = t;
+    a->lost_at_change = otr_lost_until(a, t);
   }
 }
 
@@ -87,6 +97,10 @@ static otr_cat frame_cat(otr_class cls, const otr_frame *parent, bool in_par) {
   }
 }
 
+static bool is_ws(otr_class c) {
+  return c == OTR_C_LOOP || c == OTR_C_SECTIONS || c == OTR_C_SINGLE || c == OTR_C_WORKSHARE;
+}
+
 static otr_frame *push(otr_archive *a, otr_locstate *ls) {
   if (ls->depth == ls->cap) {
     ls->cap = ls->cap ? 2 * ls->cap : 16;
@@ -98,6 +112,7 @@ static otr_frame *push(otr_archive *a, otr_locstate *ls) {
   memset(f, 0, sizeof *f);
   f->enter = now(ls);
   f->wait0 = ls->pub.wait_cum;
+  f->barrier0 = ls->pub.cat_time[OTR_T_IBARRIER] + ls->pub.cat_time[OTR_T_EBARRIER];
   f->last_child = OTR_NONE;
   f->region = OTR_NONE;
   if (ls->depth > 1) {
@@ -150,6 +165,21 @@ static void team_leave(otr_archive *a, otr_team *t, uint64_t when) {
   free(t);
 }
 
+/* Score-P names an implicit barrier whose code address has no source line
+ * "!$omp implicit barrier @0x<address>". At its first Enter it takes the
+ * line of the construct it ends: the work-sharing construct its parent
+ * left last (or that encloses it), else its parallel region. */
+static void name_barrier(otr_archive *a, uint32_t r, const otr_frame *parent,
+                         const otr_team *team) {
+  uint32_t from = team ? team->region : OTR_NONE;
+  if (parent && is_ws(parent->cls))
+    from = parent->region;
+  else if (parent && parent->last_child != OTR_NONE && is_ws(a->d.regions[parent->last_child].cls))
+    from = parent->last_child;
+  if (from != OTR_NONE)
+    otr_region_site_from(a, r, from);
+}
+
 void otr_enter_region(otr_archive *a, otr_locstate *ls, uint32_t r) {
   const otr_region *reg = &a->d.regions[r];
   otr_frame *f = push(a, ls); /* may move the stack: take the parent after it */
@@ -165,6 +195,8 @@ void otr_enter_region(otr_archive *a, otr_locstate *ls, uint32_t r) {
   f->cat = frame_cat(f->cls, parent, f->depth_par > 0);
   if (f->cls == OTR_C_TASK)
     f->task = ls->cur_task;
+  if (f->cls == OTR_C_IBARRIER && !reg->line && strstr(reg->name, "@0x"))
+    name_barrier(a, r, parent, f->team);
   if ((f->cls == OTR_C_LOCK || f->cls == OTR_C_CRITICAL || f->cls == OTR_C_ORDERED) &&
       !ls->mutex_open) {
     ls->mutex_open = true;

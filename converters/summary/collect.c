@@ -80,7 +80,9 @@ bool sm_collect(sm *s, char *err, size_t errlen) {
                    .task_complete = on_complete,
                    .sample = on_sample,
                    .metric_total = on_total};
-  return otr_read(s->a, &v, err, errlen);
+  bool ok = otr_read(s->a, &v, err, errlen);
+  sm_keys_relabel(s);
+  return ok;
 }
 
 void sm_free(sm *s) {

@@ -21,6 +21,7 @@
 
 typedef struct {
   char *path;
+  char *program;
   uint32_t threads;
   uint64_t wall, serial;
 } run;
@@ -84,6 +85,7 @@ static bool load(const char *path, uint32_t i, uint32_t nruns, const sm_opts *o)
     fprintf(stderr, "omptrace-summary: %s: %s\n", otr_anchor(s.a), err);
   } else {
     runs[i].path = otr_xstrdup(path);
+    runs[i].program = otr_xstrdup(s.d->program);
     overview_totals(&s, &runs[i].threads, &runs[i].wall, &runs[i].serial);
     for (uint32_t k = 0; k < s.nkeys; k++)
       if (regions_has(&s, k) && sm_match(&s, sm_label(&s, k)))
@@ -94,12 +96,62 @@ static bool load(const char *path, uint32_t i, uint32_t nruns, const sm_opts *o)
   return ok;
 }
 
+/* Runs of different programs have nothing to compare: a run that has no
+ * region (construct and source line) in common with the first run is
+ * refused with one line. Different program names alone (a renamed binary)
+ * only get a warning. Runs are in command-line order here. */
+static bool runs_match(uint32_t nr) {
+  bool warned = false;
+  for (uint32_t i = 1; i < nr && nregs; i++) { /* nregs 0: --region matched nothing */
+    bool common = false;
+    for (uint32_t k = 0; k < nregs && !common; k++)
+      common = !isnan(regs[k].t[0]) && !isnan(regs[k].t[i]);
+    if (!common) {
+      fprintf(stderr,
+              "omptrace-summary: the runs do not match: %s ('%s') and %s ('%s') have no region "
+              "(construct and source line) in common; --compare needs runs of one program\n",
+              runs[0].path, runs[0].program, runs[i].path, runs[i].program);
+      return false;
+    }
+    if (!warned && strcmp(runs[0].program, runs[i].program)) {
+      fprintf(stderr,
+              "omptrace-summary: warning: %s is a run of '%s', %s of '%s'; regions are matched "
+              "by construct and source line\n",
+              runs[0].path, runs[0].program, runs[i].path, runs[i].program);
+      warned = true;
+    }
+  }
+  return true;
+}
+
+static void free_all(uint32_t nr) {
+  for (uint32_t k = 0; k < nregs; k++) {
+    free(regs[k].label);
+    free(regs[k].t);
+  }
+  free(regs);
+  regs = NULL;
+  nregs = 0;
+  for (uint32_t i = 0; i < nr; i++) {
+    free(runs[i].path);
+    free(runs[i].program);
+  }
+  free(runs);
+  runs = NULL;
+}
+
 int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
   uint32_t nr = (uint32_t)n;
   runs = otr_xcalloc(nr, sizeof *runs);
   for (uint32_t i = 0; i < nr; i++)
-    if (!load(paths[i], i, nr, o))
+    if (!load(paths[i], i, nr, o)) {
+      free_all(nr);
       return 1;
+    }
+  if (!runs_match(nr)) {
+    free_all(nr);
+    return 1;
+  }
   /* order runs by thread count (stable), permuting the region columns alike */
   uint32_t *perm = otr_xmalloc(nr * sizeof *perm);
   run *sorted = otr_xmalloc(nr * sizeof *sorted);
@@ -222,14 +274,7 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
   }
   out_report(stdout, format, r);
   rp_free(r);
-  for (uint32_t k = 0; k < nregs; k++) {
-    free(regs[k].label);
-    free(regs[k].t);
-  }
-  free(regs);
-  for (uint32_t i = 0; i < nr; i++)
-    free(runs[i].path);
-  free(runs);
+  free_all(nr);
   free(sorted);
   free(perm);
   free(tmp);

@@ -58,6 +58,16 @@ void findings_report(sm *s, report *r) {
   char a[32], b[32], c[32];
   nfs = 0;
   double wall = (double)f->wall_ns, thr = f->threads ? f->threads : 1;
+  if (f->gaps) { /* first: every other figure is of the measured time only */
+    fmt_ns(a, sizeof a, (double)f->lost_ns);
+    fmt_ns(b, sizeof b, wall);
+    add(UINT64_MAX,
+        "Records are missing in %u measurement gap%s (recording was off: records dropped on a "
+        "full disk, or recording switched off): %s of the run (%.0f%%) is left out of every "
+        "figure; the other findings are about the %s that were measured.",
+        f->gaps, f->gaps == 1 ? "" : "s", a, 100 * (double)f->lost_ns / (wall + (double)f->lost_ns),
+        b);
+  }
   if (wall > 0 && f->serial_ns >= 0.1 * wall) {
     fmt_ns(a, sizeof a, (double)f->serial_ns);
     double share = (double)f->serial_ns / wall;
@@ -137,6 +147,6 @@ void findings_report(sm *s, report *r) {
   for (int i = 0; i < (int)sm_limit(s, (uint32_t)nfs); i++) {
     rt_row(t);
     rt_str(t, fs[i].text);
-    rt_ns(t, fs[i].impact);
+    rt_ns(t, fs[i].impact == UINT64_MAX ? f->lost_ns : fs[i].impact);
   }
 }

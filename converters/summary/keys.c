@@ -56,6 +56,19 @@ void sm_keys_init(sm *s) {
   free(slot);
 }
 
+void sm_keys_relabel(sm *s) {
+  for (uint32_t i = 0; i < s->d->n_regions; i++) {
+    sm_key *k = &s->keys[s->key_of[i]];
+    char *label = label_of(&s->d->regions[i]);
+    if (strcmp(label, k->label) && strstr(k->label, "@0x")) {
+      free(k->label);
+      k->label = label;
+    } else {
+      free(label);
+    }
+  }
+}
+
 void sm_keys_free(sm *s) {
   for (uint32_t i = 0; i < s->nkeys; i++)
     free(s->keys[i].label);

@@ -38,9 +38,13 @@ static void ccell(FILE *f, const rcol *c, const rcell *v) {
     if (isfinite(v->d))
       fprintf(f, "%.12g", v->d);
     break;
-  default:
-    for (uint32_t k = 0; k < v->nlist; k++)
-      fprintf(f, c->type == RV_REALLIST ? "%s%.12g" : "%s%.0f", k ? ";" : "", v->list[k]);
+  default: /* a value that does not apply is an empty list element */
+    for (uint32_t k = 0; k < v->nlist; k++) {
+      if (k)
+        fputc(';', f);
+      if (isfinite(v->list[k]))
+        fprintf(f, c->type == RV_REALLIST ? "%.12g" : "%.0f", v->list[k]);
+    }
   }
 }
 

@@ -61,7 +61,9 @@ static void cell_text(char *b, size_t n, const rcol *c, const rcell *v) {
     }
     for (uint32_t k = 0; k < v->nlist && o + 1 < n; k++) {
       char e[48];
-      if (c->type == RV_NSLIST)
+      if (!isfinite(v->list[k])) /* a value that does not apply */
+        snprintf(e, sizeof e, "-");
+      else if (c->type == RV_NSLIST)
         fmt_ns(e, sizeof e, v->list[k]);
       else if (c->type == RV_INTLIST)
         snprintf(e, sizeof e, "%.0f", v->list[k]);

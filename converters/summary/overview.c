@@ -1,37 +1,93 @@
 /* Run overview: program, threads, wall time, events, serial time (no thread
- * inside a parallel region or a fork) and its share of the run. */
+ * inside a parallel region or a fork) and its share of the run. Measurement
+ * gaps (records dropped while recording) are listed and their time is left
+ * out: shares are of the measured time, wall time minus the gaps. */
 #include "summary.h"
+
+#include "xalloc.h"
+
+#include <stdlib.h>
 
 void overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns) {
   *threads = 0;
   for (uint32_t i = 0; i < s->d->n_locations; i++)
     if (otr_location(s->a, i)->events)
       (*threads)++;
-  *wall_ns = sm_ns(s, otr_last_time(s->a) - otr_first_time(s->a));
+  uint64_t span = otr_last_time(s->a) - otr_first_time(s->a), lost = otr_lost_ticks(s->a);
+  *wall_ns = sm_ns(s, span > lost ? span - lost : 0);
   *serial_ns = sm_ns(s, otr_serial_ticks(s->a));
 }
 
+static int by_loc_time(const void *x, const void *y) {
+  const otr_gap *a = x, *b = y;
+  if (a->loc != b->loc)
+    return a->loc < b->loc ? -1 : 1;
+  return a->t0 < b->t0 ? -1 : a->t0 > b->t0 ? 1 : 0;
+}
+
+static void gaps_report(sm *s, report *r) {
+  uint32_t n;
+  const otr_gap *g = otr_gaps(s->a, &n);
+  if (!n)
+    return;
+  otr_gap *v = otr_xmalloc(n * sizeof *v);
+  for (uint32_t i = 0; i < n; i++)
+    v[i] = g[i];
+  qsort(v, n, sizeof *v, by_loc_time);
+  rtable *t = rt_new(r, "overview", "gaps", "Measurement gaps (records missing)", false);
+  rt_col(t, "thread", "Thread", RV_INT);
+  rt_col(t, "start_ns", "Start", RV_NS);
+  rt_col(t, "end_ns", "End", RV_NS);
+  rt_col(t, "duration_ns", "Duration", RV_NS);
+  rt_col(t, "name", "Name", RV_STR);
+  uint64_t first = otr_first_time(s->a);
+  for (uint32_t i = 0; i < n; i++) {
+    rt_row(t);
+    rt_int(t, v[i].loc);
+    rt_ns(t, sm_ns(s, v[i].t0 - first));
+    rt_ns(t, sm_ns(s, v[i].t1 - first));
+    rt_ns(t, sm_ns(s, v[i].t1 - v[i].t0));
+    rt_str(t, s->d->location_names[v[i].loc]);
+  }
+  rt_note(t, "records of these threads are missing (MeasurementOnOff: dropped on a full disk, "
+             "or recording switched off); times from the first event; the gaps are left out "
+             "of every figure of this report");
+  free(v);
+}
+
 void overview_report(sm *s, report *r) {
-  uint32_t threads;
+  uint32_t threads, ngaps;
   uint64_t wall, serial;
   overview_totals(s, &threads, &wall, &serial);
+  otr_gaps(s->a, &ngaps);
   s->facts.wall_ns = wall;
   s->facts.serial_ns = serial;
   s->facts.threads = threads;
+  s->facts.lost_ns = sm_ns(s, otr_lost_ticks(s->a));
+  s->facts.gaps = ngaps;
   rtable *t = rt_new(r, "overview", "run", "Run overview", true);
   rt_col(t, "program", "Program", RV_STR);
   rt_col(t, "threads", "Threads", RV_INT);
   rt_col(t, "wall_ns", "Wall time", RV_NS);
   rt_col(t, "events", "Events", RV_INT);
+  rt_col(t, "gaps", "Measurement gaps (records missing)", RV_INT);
+  rt_col(t, "lost_ns", "Time in gaps (left out)", RV_NS);
+  rt_col(t, "measured_ns", "Measured time (wall time minus gaps)", RV_NS);
   rt_col(t, "serial_ns", "Serial time (outside parallel regions)", RV_NS);
   rt_col(t, "serial_share", "Serial share", RV_PCT);
   rt_col(t, "parallel_ns", "Time in parallel regions", RV_NS);
   rt_row(t);
   rt_str(t, s->d->program);
   rt_int(t, threads);
-  rt_ns(t, wall);
+  rt_ns(t, sm_ns(s, otr_last_time(s->a) - otr_first_time(s->a)));
   rt_int(t, (int64_t)otr_events_read(s->a));
+  rt_int(t, ngaps);
+  rt_ns(t, s->facts.lost_ns);
+  rt_ns(t, wall);
   rt_ns(t, serial);
   rt_pct(t, wall ? (double)serial / (double)wall : 0);
-  rt_ns(t, wall - serial);
+  rt_ns(t, wall > serial ? wall - serial : 0);
+  if (ngaps)
+    rt_note(t, "records are missing: shares and every figure below are of the measured time");
+  gaps_report(s, r);
 }

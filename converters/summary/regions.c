@@ -10,7 +10,9 @@
  * work-sharing construct by each thread of one team is one instance. A
  * barrier is charged to the work-sharing construct that encloses it or that
  * it directly follows at the same source line (any one, when lines are
- * unknown), else to the enclosing parallel region. */
+ * unknown), else to the enclosing parallel region. Its wait is the time the
+ * thread spent in barrier categories meanwhile: a task run inside the barrier
+ * is work, and a taskwait or lock wait inside that task is the task's. */
 #include "summary.h"
 
 #include "xalloc.h"
@@ -63,9 +65,11 @@ static bool balances(otr_class c) {
 }
 /* An implicit barrier named after a source line belongs to the construct
  * at that line: a barrier after a masked or nowait construct is the
- * enclosing region's. Without lines (no debug info), adjacency decides. */
+ * enclosing region's. Without lines (no debug info, or a line the reader
+ * inferred from a Score-P address-named barrier's first use), adjacency
+ * decides. */
 static bool same_site_or_unknown(const otr_region *barrier, const otr_region *ws) {
-  if (!barrier->line || !ws->line || !*barrier->file || !*ws->file)
+  if (barrier->site_inferred || !barrier->line || !ws->line || !*barrier->file || !*ws->file)
     return true;
   return barrier->line == ws->line && strcmp(barrier->file, ws->file) == 0;
 }
@@ -223,8 +227,8 @@ void regions_leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame 
     target = f->team->region;
   if (target != OTR_NONE) {
     rthr *r = thr(s, target, l->index);
-    if (r)
-      r->bwait += wait;
+    if (r) /* barrier time only: waits inside tasks run in the barrier are the tasks' */
+      r->bwait += l->cat_time[OTR_T_IBARRIER] + l->cat_time[OTR_T_EBARRIER] - f->barrier0;
   }
 }
 

@@ -31,7 +31,9 @@ typedef struct sm_samples sm_samples;
 
 /* Headline figures the findings are written from. */
 typedef struct {
-  uint64_t wall_ns, serial_ns;
+  uint64_t wall_ns, serial_ns; /* wall_ns: measured, measurement gaps left out */
+  uint64_t lost_ns;            /* time in measurement gaps (union over threads) */
+  uint32_t gaps;
   uint64_t wait_ns[OTR_T_COUNT]; /* over all threads */
   uint64_t busy_ns;              /* work over all threads */
   uint64_t forkjoin_ns, runtime_ns, taskcreate_ns;
@@ -71,6 +73,9 @@ typedef struct {
 /* keys.c */
 void sm_keys_init(sm *s);
 void sm_keys_free(sm *s);
+/* after the pass: regions the reader named from their context (Score-P's
+ * "@0x<address>" barriers) get their new labels */
+void sm_keys_relabel(sm *s);
 static inline uint32_t sm_key_of(const sm *s, uint32_t region) {
   return region < s->d->n_regions ? s->key_of[region] : OTR_NONE;
 }
@@ -83,7 +88,8 @@ bool sm_collect(sm *s, char *err, size_t errlen);
 void sm_free(sm *s);
 
 /* analyses: state, callbacks, report */
-/* threads = locations with events; wall = last minus first event */
+/* threads = locations with events; wall = last minus first event, minus
+ * the measurement gaps */
 void overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns);
 void overview_report(sm *s, report *r);
 void threads_report(sm *s, report *r);

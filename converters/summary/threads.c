@@ -28,6 +28,7 @@ void threads_report(sm *s, report *r) {
   rt_col(t, "runtime_ns", "Runtime", RV_NS);
   rt_col(t, "serial_ns", "Serial", RV_NS);
   rt_col(t, "idle_ns", "Idle", RV_NS);
+  rt_col(t, "lost_ns", "Lost (gaps)", RV_NS);
   rt_col(t, "name", "Name", RV_STR);
   sm_facts *f = &s->facts;
   for (uint32_t i = 0; i < s->d->n_locations; i++) {
@@ -55,8 +56,10 @@ void threads_report(sm *s, report *r) {
     rt_ns(t, c[OTR_T_RUNTIME]);
     rt_ns(t, l->forked ? c[OTR_T_OUTSIDE] : 0);
     rt_ns(t, l->forked ? 0 : c[OTR_T_OUTSIDE]);
+    rt_ns(t, sm_ns(s, l->lost));
     rt_str(t, s->d->location_names[i]);
   }
   rt_note(t, "OMP Wait = barrier, taskwait, taskgroup, lock, critical and ordered waits; tasks "
-             "run inside a wait count as work; all-zero columns are left out");
+             "run inside a wait count as work; lost = time in measurement gaps (of any thread), "
+             "in no other column; all-zero columns are left out");
 }

@@ -157,6 +157,62 @@ def case_compare():
     check(loop is not None and loop["degradation_ranks"] == [], "loop %r" % loop)
 
 
+def case_full_disk():
+    """Spill files fill a small tmpfs: records are dropped and the archive has
+    measurement gaps (a filler file is removed once the spill failed, so that
+    the archive itself can be written). The summary must exclude the gaps
+    from every figure: categories of every thread add up to the measured
+    time, and the gap is not charged to fork/join."""
+    mnt = os.path.join(WORK, "full-disk-mnt")
+    os.makedirs(mnt, exist_ok=True)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mnt],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        print("SKIP: cannot mount a small tmpfs here: %s" % p.stderr.strip())
+        sys.exit(77)
+    try:
+        filler = os.path.join(mnt, "filler")
+        with open(filler, "wb") as f:
+            f.write(bytes((16 << 20) - (300 << 10)))  # 300 kB left for spill files
+        out = os.path.join(mnt, "archive")
+        env = dict(os.environ, OMP_TOOL_LIBRARIES=LIB, OMPTRACE_OUTPUT=out,
+                   OMPTRACE_BUFFER_SIZE="64K")
+        rec = subprocess.Popen([os.path.join(PROGDIR, "summary_prog_full_disk")], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in rec.stderr:
+            sys.stdout.write(line)
+            if ".spill" in line and os.path.exists(filler):
+                os.remove(filler)
+        check(rec.wait(timeout=120) == 0, "traced program exit %r" % rec.returncode)
+        j = summary(out)
+    finally:
+        subprocess.run(["umount", mnt])
+    o = j["overview"]["run"]
+    print("overview: %r" % o)
+    check(o["gaps"] >= 1 and o["lost_ns"] > 0, "no gap reported: %r" % o)
+    check(o["measured_ns"] + o["lost_ns"] == o["wall_ns"], "measured + lost != wall: %r" % o)
+    check(o["serial_ns"] + o["parallel_ns"] == o["measured_ns"], "serial + parallel: %r" % o)
+    gaps = j["overview"].get("gaps", [])
+    check(len(gaps) == o["gaps"], "gap rows %d, overview says %d" % (len(gaps), o["gaps"]))
+    for g in gaps:
+        check(g["end_ns"] - g["start_ns"] == g["duration_ns"] and g["duration_ns"] <= o["lost_ns"],
+              "gap %r" % g)
+    cats = ("work_ns", "wait_ns", "fork_join_ns", "task_create_ns", "runtime_ns", "serial_ns",
+            "idle_ns")
+    for t in j["threads"]["threads"]:
+        check(sum(t[k] for k in cats) == o["measured_ns"] and t["lost_ns"] == o["lost_ns"],
+              "thread %d: categories %d + lost %d, measured %d + lost %d"
+              % (t["thread"], sum(t[k] for k in cats), t["lost_ns"], o["measured_ns"],
+                 o["lost_ns"]))
+    t0 = j["threads"]["threads"][0]
+    if o["lost_ns"] >= 50 * MS:  # the gap is not charged to fork/join
+        check(t0["fork_join_ns"] < o["lost_ns"] / 2, "fork/join %.3f ms, lost %.3f ms"
+              % (t0["fork_join_ns"] / MS, o["lost_ns"] / MS))
+    texts = [f["text"] for f in j["findings"]["findings"]]
+    check(texts and texts[0].startswith("Records are missing in %d measurement gap" % o["gaps"]),
+          "findings: %r" % texts)
+
+
 os.makedirs(WORK, exist_ok=True)
 globals()["case_" + CASE]()
 print("%d failure(s)" % len(failures))

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -327,6 +328,140 @@ def test_errors():
     check(p.returncode == 0 and "--compare" in p.stdout, "--help")
     p = run("--version")
     check(p.returncode == 0 and p.stdout.startswith("omptrace-summary "), "--version")
+
+
+def one_line_error(p, msg, what):
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 1, "%s: exit %d, want 1" % (what, p.returncode))
+    check(len(lines) == 1 and lines[0].startswith("omptrace-summary: ") and msg in lines[0],
+          "%s: stderr %r, want one line with %r" % (what, p.stderr, msg))
+    check(p.stdout == "", "%s: stdout %r, want nothing" % (what, p.stdout[:200]))
+
+
+def test_gap():
+    """Records lost between MeasurementOnOff(OFF) and (ON): the gaps are listed
+    and left out of every figure; no finding blames them (the open fork of
+    thread 0 used to turn 6 ms of gap into fork/join time)."""
+    d = gen("gap")
+    j = summary_json(d, "--threads")
+    o = j["overview"]["run"]
+    for k, v in dict(threads=2, wall_ns=6500000, events=38, gaps=2, lost_ns=6000000,
+                     measured_ns=500000, serial_ns=245000, parallel_ns=255000).items():
+        eq(o[k], v, "gap overview " + k)
+    eq(o["serial_share"], 0.49, "gap serial share")
+    eq([(g["thread"], g["start_ns"], g["end_ns"], g["duration_ns"]) for g in j["overview"]["gaps"]],
+       [(0, 254000, 6254000, 6000000), (1, 254000, 6250000, 5996000)], "gap intervals")
+    t0, t1 = j["threads"]["threads"]
+    for k, v in dict(work_ns=250000, fork_join_ns=5000, serial_ns=245000, idle_ns=0,
+                     lost_ns=6000000).items():
+        eq(t0[k], v, "gap thread 0 " + k)
+    # thread 1 recorded again from 6250 us, but the run is complete only from 6254 us
+    for k, v in dict(work_ns=250000, fork_join_ns=0, serial_ns=0, idle_ns=250000,
+                     lost_ns=6000000).items():
+        eq(t1[k], v, "gap thread 1 " + k)
+    cats = ("work_ns", "wait_ns", "fork_join_ns", "task_create_ns", "runtime_ns", "serial_ns",
+            "idle_ns", "lost_ns")
+    for t in (t0, t1):
+        eq(sum(t[k] for k in cats), 6500000, "thread %d: categories and gaps add up" % t["thread"])
+        eq(sum(t[k] for k in cats[:-1]), 500000, "thread %d: categories add up to the measured "
+           "time" % t["thread"])
+    p = rows(j["regions"]["regions"], "region")["parallel @ a.c:10"]
+    eq((p["instances"], p["total_ns"], p["max_ns"]), (3, 250000, 100000), "gap parallel region")
+    eq(j["samples"]["summary"]["samples"], 1, "the sample in the gap is not counted")
+    f = j["findings"]["findings"]
+    eq(f[0]["text"], "Records are missing in 2 measurement gaps (recording was off: records "
+       "dropped on a full disk, or recording switched off): 6 ms of the run (92%) is left out "
+       "of every figure; the other findings are about the 500 us that were measured.",
+       "gap finding")
+    eq(f[0]["impact_ns"], 6000000, "gap finding impact")
+    texts = [x["text"] for x in f]
+    check(not any("Opening and closing" in t for t in texts), "a finding blames the gap: %r" % texts)
+    check(any(t.startswith("49% of the run (245 us) is serial") for t in texts),
+          "serial finding of the measured time: %r" % texts)
+    txt = run(d).stdout
+    check("Measurement gaps (records missing)" in txt and "Lost (gaps)" in txt, "gap text:\n" + txt)
+    out = run("--format", "csv", d).stdout
+    blocks = {b.split("\n", 1)[0]: b.split("\n", 1)[1] for b in out.strip().split("\n\n")}
+    g = list(csv.DictReader(io.StringIO(blocks.get("# overview.gaps", ""))))
+    eq([(r["thread"], r["start_ns"], r["duration_ns"]) for r in g],
+       [("0", "254000", "6000000"), ("1", "254000", "5996000")], "gap csv")
+    # a complete run: no gaps, nothing lost, no gap table
+    j = summary_json(gen("imbalance"))
+    o = j["overview"]["run"]
+    eq((o["gaps"], o["lost_ns"], o["measured_ns"]), (0, 0, 707000), "complete run")
+    check("gaps" not in j["overview"], "complete run has no gap table")
+
+
+def test_swapped():
+    """An event file from another run: its times lie outside the archive's
+    clock properties (a 707 us run with an event 215 s later), or its record
+    count differs from the definitions. One line, exit 1."""
+    later = gen("imbalance", 215000000000)
+    eq(summary_json(later)["overview"]["run"]["wall_ns"], 707000, "a run that started later")
+    d = gen("imbalance")
+    shutil.copy(os.path.join(later, "traces", "1.evt"), os.path.join(d, "traces", "1.evt"))
+    for fmt in ("text", "json", "csv"):
+        one_line_error(run("--format", fmt, d), "the events of OpenMP thread 1 do not belong to "
+                       "this archive: one lies 215.0 s after the start of a run that lasted "
+                       "707.0 us", "swapped file, " + fmt)
+    d = gen("imbalance")
+    shutil.copy(os.path.join(gen("nowait"), "traces", "1.evt"), os.path.join(d, "traces", "1.evt"))
+    one_line_error(run(d), "the event file of OpenMP thread 1 holds 8 records, the definitions "
+                   "say 22", "event count")
+
+
+def test_mismatch():
+    """--compare of two different programs: one line, exit 1, no report and
+    no nan; a region without a time in one run of one program is shown as
+    not applicable, never as nan."""
+    a, b = gen("degrade", 1), gen("imbalance")
+    for fmt in ("text", "json", "csv"):
+        p = run("--format", fmt, "--compare", a, b)
+        one_line_error(p, "the runs do not match: %s ('degrade') and %s ('imbalance') have no "
+                       "region" % (a, b), "compare of two programs, " + fmt)
+        check("nan" not in (p.stdout + p.stderr).lower(), "nan in compare of two programs")
+    zero = gen("degrade", 2, 0)  # g.c:20 takes no time: no speedup there
+    for fmt in ("text", "json", "csv"):
+        p = run("--format", fmt, "--compare", a, zero)
+        check(p.returncode == 0 and p.stderr == "", "partial compare %s: exit %d %r"
+              % (fmt, p.returncode, p.stderr))
+        check("nan" not in p.stdout.lower(), "partial compare %s prints nan:\n%s" % (fmt, p.stdout))
+    j = json.loads(run("--format", "json", "--compare", a, zero).stdout)
+    g20 = rows(j["compare"]["regions"], "region")["parallel @ g.c:20"]
+    eq((g20["speedup"], g20["efficiency"]), ([1, None], [1, None]), "speedup without a time")
+    blocks = run("--format", "csv", "--compare", a, zero).stdout.strip().split("\n\n")
+    regs = list(csv.DictReader(io.StringIO(blocks[1].split("\n", 1)[1])))
+    eq(rows(regs, "region")["parallel @ g.c:20"]["speedup"], "1;", "csv speedup without a time")
+
+
+def test_anchor():
+    """A huge sparse or zero-padded anchor file: one line saying so, exit 1,
+    and no attempt to load it (under a 1 GB address-space limit)."""
+    asan = b"__asan_init" in open(SUMMARY, "rb").read()
+
+    def limited():
+        if not asan:  # AddressSanitizer reserves terabytes of address space
+            resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    def run_limited(d):
+        return subprocess.run([SUMMARY, d], capture_output=True, text=True, timeout=120,
+                              env=ENV, preexec_fn=limited)
+    d = gen("imbalance")
+    anchor = os.path.join(d, "traces.otf2")
+    os.truncate(anchor, 2 << 30)
+    p = run_limited(d)
+    one_line_error(p, "the anchor file is 2.1 GB, a sparse file, with only ", "sparse anchor")
+    check("allocate" not in p.stderr, "sparse anchor: %r" % p.stderr)
+    d = gen("imbalance")
+    anchor = os.path.join(d, "traces.otf2")
+    with open(anchor, "ab") as f:
+        f.write(bytes(3 << 20))
+    one_line_error(run_limited(d), "the anchor file is 3.1 MB, padded with zero bytes",
+                   "padded anchor")
+    d = gen("imbalance")  # a little padding is harmless: libotf2 reads the anchor fine
+    with open(os.path.join(d, "traces.otf2"), "ab") as f:
+        f.write(bytes(4000))
+    eq(summary_json(d)["overview"]["run"]["wall_ns"], 707000, "anchor with 4 kB of padding")
 
 
 os.makedirs(WORK, exist_ok=True)

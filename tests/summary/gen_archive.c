@@ -24,8 +24,10 @@ static void team_out(gen *g, int l, uint64_t t, uint32_t team, uint32_t par) {
   g_team_end(g, l, t, team);
 }
 
-static void imbalance(const char *dir) {
+/* shift: the run started that many ns later (a swapped-in event file). */
+static void imbalance(const char *dir, uint64_t shift) {
   gen *g = g_open(dir, "imbalance", 2);
+  g_shift(g, shift);
   uint32_t main_ = g_region(g, "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "a.c", 1);
   uint32_t P = R("parallel @ a.c:10", PARALLEL, "a.c", 10);
   uint32_t L = R("loop @ a.c:12", LOOP, "a.c", 12);
@@ -395,6 +397,43 @@ static void deep(const char *dir) {
   g_close(g);
 }
 
+/* Records lost while recording, written as the recorder does: at the gap's
+ * start the open regions are closed (thread 0 keeps its fork open: no join
+ * is written), MeasurementOnOff(OFF), then ON where recording resumed.
+ * Thread 0 is off [254, 6254] us, thread 1 [254, 6250] us: 6 ms of the run
+ * are lost; 500 us are measured, 245 us of them serial. Of two samples, the
+ * one taken in the gap is not counted. */
+static void gap(const char *dir) {
+  gen *g = g_open(dir, "gap", 2);
+  uint32_t main_ = g_region(g, "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "a.c", 1);
+  uint32_t P = R("parallel @ a.c:10", PARALLEL, "a.c", 10);
+  uint32_t ctx = g_context(g, main_, "a.c", 11, UND);
+  uint32_t timer = g_generator(g, 1000000);
+  uint32_t team = g_team(g, 2);
+  g_enter(g, 0, 0, main_);
+  uint64_t fork[3] = {1000, 203000, 6300000}, end[3] = {102000, 254000, 6401000};
+  for (int k = 0; k < 3; k++) {
+    g_fork(g, 0, fork[k], 2);
+    team_in(g, 2, fork[k] + 1000, team, P);
+    if (k == 0)
+      g_sample(g, 0, 50000, ctx, timer); /* counted */
+    for (int l = 0; l < 2; l++)
+      team_out(g, l, end[k], team, P);
+    if (k == 1) {
+      g_onoff(g, 0, end[k], 0);
+      g_onoff(g, 1, end[k], 0);
+      g_sample(g, 1, 3000000, ctx, timer); /* in the gap: not counted */
+      g_onoff(g, 1, 6250000, 1);
+      g_onoff(g, 0, 6254000, 1);
+      g_join(g, 0, 6255000); /* the fork was closed at the gap: nothing to join */
+    } else {
+      g_join(g, 0, end[k] + 1000);
+    }
+  }
+  g_leave(g, 0, 6500000, main_);
+  g_close(g);
+}
+
 static void noomp(const char *dir) {
   gen *g = g_open(dir, "noomp", 1);
   uint32_t m = g_region(g, "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "x.c", 1);
@@ -405,14 +444,18 @@ static void noomp(const char *dir) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: gen_archive imbalance|nowait|locks|tasks|counters|samples|scorep|"
-                    "degrade N [PCT]|big EVENTS|idle_location|deep|noomp DIR [ARG [ARG2]]\n");
+    fprintf(
+        stderr,
+        "usage: gen_archive imbalance [SHIFT_NS]|gap|nowait|locks|tasks|counters|samples|scorep|"
+        "degrade N [PCT]|big EVENTS|idle_location|deep|noomp DIR [ARG [ARG2]]\n");
     return 2;
   }
   const char *s = argv[1], *dir = argv[2];
   long arg = argc > 3 ? atol(argv[3]) : 0, arg2 = argc > 4 ? atol(argv[4]) : 100;
   if (!strcmp(s, "imbalance"))
-    imbalance(dir);
+    imbalance(dir, (uint64_t)arg);
+  else if (!strcmp(s, "gap"))
+    gap(dir);
   else if (!strcmp(s, "nowait"))
     nowait(dir);
   else if (!strcmp(s, "locks"))
@@ -425,7 +468,7 @@ int main(int argc, char **argv) {
     samples(dir);
   else if (!strcmp(s, "scorep"))
     scorep(dir);
-  else if (!strcmp(s, "degrade") && arg > 0 && arg <= G_MAXLOC && arg2 > 0)
+  else if (!strcmp(s, "degrade") && arg > 0 && arg <= G_MAXLOC && arg2 >= 0)
     degrade(dir, (int)arg, (uint64_t)arg2);
   else if (!strcmp(s, "big") && arg > 0)
     big(dir, (uint64_t)arg);

@@ -19,7 +19,8 @@ typedef struct {
 struct gen {
   OTF2_Archive *ar;
   OTF2_EvtWriter *w[G_MAXLOC];
-  uint64_t nev[G_MAXLOC], last;
+  uint64_t nev[G_MAXLOC], first, last;
+  uint64_t shift; /* added to every time (g_shift) */
   int nloc;
   char *program;
   region regions[256];
@@ -54,6 +55,7 @@ static void die(const char *what) {
 gen *g_open(const char *dir, const char *program, int nloc) {
   gen *g = calloc(1, sizeof *g);
   g->nloc = nloc;
+  g->first = UINT64_MAX;
   g->program = strdup(program);
   g->ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                             OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -65,6 +67,10 @@ gen *g_open(const char *dir, const char *program, int nloc) {
   for (int l = 0; l < nloc; l++)
     g->w[l] = OTF2_Archive_GetEvtWriter(g->ar, (OTF2_LocationRef)l);
   return g;
+}
+
+void g_shift(gen *g, uint64_t shift) {
+  g->shift = shift;
 }
 
 uint32_t g_region(gen *g, const char *name, OTF2_RegionRole role, OTF2_Paradigm par,
@@ -105,7 +111,15 @@ uint32_t g_generator(gen *g, uint64_t period_ns) {
   return g->ngen++;
 }
 
-#define EV(l, t) (g->nev[l]++, g->last = (t) > g->last ? (t) : g->last, g->w[l])
+/* Counts an event of location l at time t; returns t shifted (g_shift). */
+static uint64_t ev(gen *g, int l, uint64_t t) {
+  t += g->shift;
+  g->nev[l]++;
+  g->last = t > g->last ? t : g->last;
+  g->first = t < g->first ? t : g->first;
+  return t;
+}
+
 #define CK(x)                                                                                      \
   do {                                                                                             \
     if ((x) != OTF2_SUCCESS)                                                                       \
@@ -113,50 +127,69 @@ uint32_t g_generator(gen *g, uint64_t period_ns) {
   } while (0)
 
 void g_enter(gen *g, int l, uint64_t t, uint32_t r) {
-  CK(OTF2_EvtWriter_Enter(EV(l, t), NULL, t, r));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_Enter(g->w[l], NULL, t, r));
 }
 void g_leave(gen *g, int l, uint64_t t, uint32_t r) {
-  CK(OTF2_EvtWriter_Leave(EV(l, t), NULL, t, r));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_Leave(g->w[l], NULL, t, r));
 }
 void g_fork(gen *g, int l, uint64_t t, uint32_t n) {
-  CK(OTF2_EvtWriter_ThreadFork(EV(l, t), NULL, t, OTF2_PARADIGM_OPENMP, n));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadFork(g->w[l], NULL, t, OTF2_PARADIGM_OPENMP, n));
 }
 void g_join(gen *g, int l, uint64_t t) {
-  CK(OTF2_EvtWriter_ThreadJoin(EV(l, t), NULL, t, OTF2_PARADIGM_OPENMP));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadJoin(g->w[l], NULL, t, OTF2_PARADIGM_OPENMP));
 }
 void g_team_begin(gen *g, int l, uint64_t t, uint32_t team) {
-  CK(OTF2_EvtWriter_ThreadTeamBegin(EV(l, t), NULL, t, team));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadTeamBegin(g->w[l], NULL, t, team));
 }
 void g_team_end(gen *g, int l, uint64_t t, uint32_t team) {
-  CK(OTF2_EvtWriter_ThreadTeamEnd(EV(l, t), NULL, t, team));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadTeamEnd(g->w[l], NULL, t, team));
 }
 void g_acquire(gen *g, int l, uint64_t t, uint32_t lock, uint32_t order) {
-  CK(OTF2_EvtWriter_ThreadAcquireLock(EV(l, t), NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadAcquireLock(g->w[l], NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
 }
 void g_release(gen *g, int l, uint64_t t, uint32_t lock, uint32_t order) {
-  CK(OTF2_EvtWriter_ThreadReleaseLock(EV(l, t), NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadReleaseLock(g->w[l], NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
 }
 void g_task_create(gen *g, int l, uint64_t t, uint32_t team, uint32_t c, uint32_t n) {
-  CK(OTF2_EvtWriter_ThreadTaskCreate(EV(l, t), NULL, t, team, c, n));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadTaskCreate(g->w[l], NULL, t, team, c, n));
 }
 void g_task_switch(gen *g, int l, uint64_t t, uint32_t team, uint32_t c, uint32_t n) {
-  CK(OTF2_EvtWriter_ThreadTaskSwitch(EV(l, t), NULL, t, team, c, n));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadTaskSwitch(g->w[l], NULL, t, team, c, n));
 }
 void g_task_complete(gen *g, int l, uint64_t t, uint32_t team, uint32_t c, uint32_t n) {
-  CK(OTF2_EvtWriter_ThreadTaskComplete(EV(l, t), NULL, t, team, c, n));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ThreadTaskComplete(g->w[l], NULL, t, team, c, n));
 }
 void g_metric(gen *g, int l, uint64_t t, uint32_t metric, uint64_t v0, uint64_t v1) {
   OTF2_Type ty[2] = {OTF2_TYPE_UINT64, OTF2_TYPE_UINT64};
   OTF2_MetricValue v[2];
   v[0].unsigned_int = v0;
   v[1].unsigned_int = v1;
-  CK(OTF2_EvtWriter_Metric(EV(l, t), NULL, t, metric, 2, ty, v));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_Metric(g->w[l], NULL, t, metric, 2, ty, v));
 }
 void g_param_uint(gen *g, int l, uint64_t t, uint32_t p, uint64_t v) {
-  CK(OTF2_EvtWriter_ParameterUnsignedInt(EV(l, t), NULL, t, p, v));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_ParameterUnsignedInt(g->w[l], NULL, t, p, v));
+}
+void g_onoff(gen *g, int l, uint64_t t, int on) {
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_MeasurementOnOff(g->w[l], NULL, t,
+                                     on ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF));
 }
 void g_sample(gen *g, int l, uint64_t t, uint32_t ctx, uint32_t generator) {
-  CK(OTF2_EvtWriter_CallingContextSample(EV(l, t), NULL, t, ctx, 0, generator));
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_CallingContextSample(g->w[l], NULL, t, ctx, 0, generator));
 }
 
 /* Strings are interned by writing each one once with a running id. */
@@ -178,7 +211,8 @@ void g_close(gen *g) {
   OTF2_Archive_CloseDefFiles(g->ar);
   OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(g->ar);
   nstr = 0;
-  CK(OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000u, 0, g->last + 1, 0));
+  uint64_t first = g->first == UINT64_MAX ? 0 : g->first;
+  CK(OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000u, first, g->last - first, 0));
   CK(OTF2_GlobalDefWriter_WriteParadigm(d, OTF2_PARADIGM_OPENMP, str(d, "OpenMP"),
                                         OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN));
   uint32_t empty = str(d, "");

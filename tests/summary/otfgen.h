@@ -24,6 +24,9 @@ uint32_t g_metrics(gen *g, const char *m0, const char *m1);
 uint32_t g_context(gen *g, uint32_t region, const char *file, uint32_t line, uint32_t parent);
 uint32_t g_generator(gen *g, uint64_t period_ns);
 
+/* Adds shift to the time of every later event (a run that started later). */
+void g_shift(gen *g, uint64_t shift);
+
 void g_enter(gen *g, int l, uint64_t t, uint32_t r);
 void g_leave(gen *g, int l, uint64_t t, uint32_t r);
 void g_fork(gen *g, int l, uint64_t t, uint32_t n);
@@ -38,5 +41,7 @@ void g_task_complete(gen *g, int l, uint64_t t, uint32_t team, uint32_t creator,
 void g_metric(gen *g, int l, uint64_t t, uint32_t metric, uint64_t v0, uint64_t v1);
 void g_param_uint(gen *g, int l, uint64_t t, uint32_t param, uint64_t v);
 void g_sample(gen *g, int l, uint64_t t, uint32_t ctx, uint32_t generator);
+/* MeasurementOnOff: on = 0 starts a gap (records lost), 1 ends it. */
+void g_onoff(gen *g, int l, uint64_t t, int on);
 
 #endif

@@ -1,0 +1,102 @@
+/* Measurement gaps and foreign events: the checks that keep a damaged or
+ * partial archive from being reported as a complete run.
+ * - MeasurementOnOff(OFF) .. (ON) on a location marks records that were
+ *   dropped (the recorder's disk was full). Everything open there is closed
+ *   at the gap's start. The union of all locations' gaps is the lost time:
+ *   it goes to no category on any location (the run is incomplete then)
+ *   and is left out of serial time and of the run's measured time.
+ * - Every event must lie inside the clock properties' range: an event file
+ *   swapped in from another run does not. */
+#include "locstate.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+
+uint64_t otr_lost_until(const otr_archive *a, uint64_t t) {
+  return a->lost + (a->n_off && t > a->off_since ? t - a->off_since : 0);
+}
+
+void otr_measurement_off(otr_archive *a, otr_locstate *ls) {
+  if (ls->off)
+    return;
+  while (ls->depth) /* the recorder closes them itself; other writers may not */
+    otr_pop(a, ls);
+  ls->has_team = false;
+  ls->fork_n = 0;
+  ls->cur_task = 0;
+  ls->mutex_open = false;
+  ls->pm_valid = false;
+  ls->off = true;
+  ls->off_t = now(ls);
+  if (a->n_off++ == 0)
+    a->off_since = ls->off_t;
+}
+
+static void add_gap(otr_archive *a, uint32_t loc, uint64_t t0, uint64_t t1) {
+  if (a->ngaps == a->capgaps) {
+    a->capgaps = a->capgaps ? 2 * a->capgaps : 8;
+    a->gaps = otr_xrealloc(a->gaps, a->capgaps * sizeof *a->gaps);
+  }
+  a->gaps[a->ngaps++] = (otr_gap){loc, t0, t1};
+}
+
+static void gap_end(otr_archive *a, otr_locstate *ls, uint64_t t) {
+  ls->off = false;
+  add_gap(a, ls->pub.index, ls->off_t, t);
+  if (--a->n_off == 0)
+    a->lost += t - a->off_since;
+}
+
+void otr_measurement_on(otr_archive *a, otr_locstate *ls) {
+  if (ls->off)
+    gap_end(a, ls, now(ls));
+}
+
+/* At the end of the run: a gap that never ended lasts to the run's end. */
+void otr_gaps_finish(otr_archive *a) {
+  for (uint32_t i = 0; i < a->d.n_locations; i++)
+    if (a->ls[i].off)
+      gap_end(a, &a->ls[i], a->last);
+}
+
+/* The clock properties give the range of every event's time. */
+void otr_check_range(otr_archive *a, otr_locstate *ls, uint64_t t) {
+  uint64_t lo = a->d.offset, len = a->d.length;
+  if (a->out_of_range || !len || (t >= lo && t - lo <= len))
+    return;
+  a->out_of_range = true;
+  a->bad_loc = ls->pub.index;
+  a->bad_t = t;
+}
+
+static void fmt_time(char *b, size_t n, const otr_archive *a, uint64_t ticks) {
+  double ns = (double)otr_ns(a, ticks);
+  if (ns < 1e3)
+    snprintf(b, n, "%.0f ns", ns);
+  else if (ns < 1e6)
+    snprintf(b, n, "%.1f us", ns / 1e3);
+  else if (ns < 1e9)
+    snprintf(b, n, "%.1f ms", ns / 1e6);
+  else
+    snprintf(b, n, "%.1f s", ns / 1e9);
+}
+
+void otr_range_message(const otr_archive *a, char *err, size_t errlen) {
+  char at[32], len[32];
+  uint64_t lo = a->d.offset;
+  fmt_time(at, sizeof at, a, a->bad_t >= lo ? a->bad_t - lo : lo - a->bad_t);
+  fmt_time(len, sizeof len, a, a->d.length);
+  snprintf(err, errlen,
+           "the events of %s do not belong to this archive: one lies %s %s the start of a run "
+           "that lasted %s (its clock properties); the event file comes from another run",
+           a->d.location_names[a->bad_loc], at, a->bad_t >= lo ? "after" : "before", len);
+}
+
+const otr_gap *otr_gaps(const otr_archive *a, uint32_t *n) {
+  *n = a->ngaps;
+  return a->gaps;
+}
+
+uint64_t otr_lost_ticks(const otr_archive *a) {
+  return a->lost;
+}
