@@ -32,7 +32,8 @@ static uint32_t build(uint64_t index, int depth) {
     return comm_of[index] = parent;
   uint32_t n = 0;
   const uint32_t *m = ot_scan_members(index, &n);
-  uint32_t *key = malloc((n + KEY_HEAD) * sizeof *key);
+  /* + 1: a region with no member seen keys on its master alone */
+  uint32_t *key = malloc((n + KEY_HEAD + 1) * sizeof *key);
   if (!key)
     return comm_of[index] = OTF2_UNDEFINED_COMM;
   uint32_t k = 0;
