@@ -11,20 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
-static volatile sig_atomic_t hits;
-static void on_signal(int sig) {
-  (void)sig;
-  hits++;
-}
-
-__attribute__((noinline)) static long work(long n) {
-  volatile long x = 0;
-  for (long i = 0; i < n; i++)
-    x += i & 3;
-  return x;
-}
+#include "handler_prog.h"
 
 static int signal_of(const char *s) {
   if (!s || !strcmp(s, "SIGPROF"))
@@ -34,24 +22,13 @@ static int signal_of(const char *s) {
   return atoi(s);
 }
 
-static double cpu_seconds(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-         ru.ru_stime.tv_usec / 1e6;
-}
-
 int main(void) {
   int team = 0;
 #pragma omp parallel num_threads(2) /* the tool's timers start with the threads */
 #pragma omp single
   team = omp_get_num_threads();
 
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESTART;
-  sigaction(signal_of(getenv("OMPTRACE_SAMPLING_SIGNAL")), &sa, NULL);
+  install_counter(signal_of(getenv("OMPTRACE_SAMPLING_SIGNAL")));
 
   double cpu0 = cpu_seconds();
   long total = 0;
