@@ -21,20 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static __thread long long units;
-
-static void bump(long long n) {
-  units += n;
-}
-
-static long long read_units(void *p) {
-  (void)p;
-  return units;
-}
-static long long read_units_x3(void *p) {
-  (void)p;
-  return 3 * units;
-}
+#include "sde_units.h"
 
 int main(void) {
   papi_handle_t h = papi_sde_init("Omplate");

@@ -13,17 +13,9 @@
 #include <pthread.h>
 #include <sde_lib.h>
 
-static __thread long long units;
+#include "sde_units.h"
+
 static pthread_barrier_t all_known;
-
-static void bump(long long n) {
-  units += n;
-}
-
-static long long read_units(void *p) {
-  (void)p;
-  return units;
-}
 
 static void *team(void *arg) {
   (void)arg;

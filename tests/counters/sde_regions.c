@@ -24,20 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static __thread long long units;
-
-static void bump(long long n) {
-  units += n;
-}
-
-static long long read_units(void *p) {
-  (void)p;
-  return units;
-}
-static long long read_units_x3(void *p) {
-  (void)p;
-  return 3 * units;
-}
+#include "sde_units.h"
 static long long read_scaled(void *p) {
   return (long long)(size_t)p * units;
 }
