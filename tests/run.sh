@@ -2,8 +2,10 @@
 # The project's test command: a warnings-as-errors build running every
 # ctest test, an AddressSanitizer + UndefinedBehaviorSanitizer build running
 # them again, a ThreadSanitizer build running the tests labelled tsan, then
-# the style checks (tests/lint.sh). Prints the ctest summaries; exits
-# non-zero if anything fails.
+# a build without the optional features (PAPI counters, libunwind sampling)
+# running the tests that still apply there, then the style checks
+# (tests/lint.sh, also over that build's stand-in files). Prints the ctest
+# summaries; exits non-zero if anything fails.
 # Usage: tests/run.sh [extra ctest arguments]
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,8 +31,9 @@ summary() { # ctest output file
   sed -n '/tests passed/,$p' "$1"
 }
 
-mkdir -p "$root/build-test" "$root/build-asan" "$root/build-tsan"
-rm -f "$root/build-test/ctest.log" "$root/build-asan/ctest.log" "$root/build-tsan/ctest.log"
+logs="build-test/ctest.log build-asan/ctest.log build-tsan/ctest.log build-min/ctest.log"
+mkdir -p "$root/build-test" "$root/build-asan" "$root/build-tsan" "$root/build-min"
+for log in $logs; do rm -f "$root/$log"; done
 
 step "build-test: -DOMPTRACE_WERROR=ON, all tests"
 if build build-test -DOMPTRACE_WERROR=ON -DOMPTRACE_SANITIZE=; then
@@ -63,17 +66,39 @@ else
   status=1
 fi
 
+# Keeps the stand-ins of a build without PAPI and libunwind compiling and
+# the "unavailable" lines tested; the recorder, summary and unit tests run
+# there too (the feature tests are not registered).
+step "build-min: -DOMPTRACE_COUNTERS=OFF -DOMPTRACE_SAMPLING=OFF"
+if build build-min -DOMPTRACE_WERROR=ON -DOMPTRACE_SANITIZE= -DOMPTRACE_COUNTERS=OFF \
+  -DOMPTRACE_SAMPLING=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; then
+  (cd "$root/build-min" && ctest -j"$jobs" -E 'tasks_10m|linear_finalize' --output-on-failure "$@") \
+    >"$root/build-min/ctest.log" 2>&1 || status=1
+  summary "$root/build-min/ctest.log"
+else
+  status=1
+fi
+
 step "lint"
 if [ -f "$root/tests/lint.sh" ]; then
   bash "$root/tests/lint.sh" "$root/build-lint" || status=1
+  # The stand-in files are compiled only in build-min.
+  if [ -f "$root/build-min/compile_commands.json" ]; then
+    (cd "$root" && clang-tidy -p build-min --quiet recorder/services/counters_none.c \
+      recorder/services/sampler_none.c >"$root/build-min/clang-tidy.log" 2>&1) || {
+      grep -E 'warning:|error:' "$root/build-min/clang-tidy.log" | head -20
+      echo "lint: clang-tidy reported problems in the stand-in files"
+      status=1
+    }
+  fi
 fi
 
 step "result"
 # One closing line over every ctest run: "N passed, N failed".
 passed=0
 failed=0
-for log in "$root/build-test/ctest.log" "$root/build-asan/ctest.log" "$root/build-tsan/ctest.log"; do
-  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" 2>/dev/null | tail -n 1)
+for log in $logs; do
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$root/$log" 2>/dev/null | tail -n 1)
   [ -n "$line" ] || continue
   f=$(echo "$line" | sed -E 's/.*passed, ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
   n=$(echo "$line" | sed -E 's/.*failed out of ([0-9]+).*/\1/')
@@ -83,7 +108,7 @@ done
 if [ $status -eq 0 ]; then
   echo "all tests passed"
 else
-  echo "FAILED (logs: build-test/ctest.log, build-asan/ctest.log, build-tsan/ctest.log under $root)"
+  echo "FAILED (logs: $logs under $root)"
 fi
 # A failed build or lint step counts as one failure.
 if [ $status -ne 0 ] && [ $failed -eq 0 ]; then failed=1; fi

@@ -1,5 +1,5 @@
 # Per-thread chunked buffers, the spill thread and the finalize streams.
-list(APPEND OT_RECORDER_SOURCES
+target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/thread_buffer.c
   ${CMAKE_CURRENT_LIST_DIR}/spill.c
   ${CMAKE_CURRENT_LIST_DIR}/stream.c)

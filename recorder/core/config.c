@@ -3,6 +3,7 @@
  * reason and the value used instead. */
 #include "core/config.h"
 #include "core/config_table.h"
+#include "core/features.h"
 #include "core/log.h"
 
 #include <ctype.h>
@@ -301,7 +302,13 @@ void ot_config_print_doc(FILE *out, int markdown) {
                  "OMPTRACE_SAMPLING?); ignored`, naming the closest variable below when one "
                  "is within an edit or two (case ignored); `OMPTRACE_LIBRARY` (the launcher's) "
                  "and `OMPTRACE_BUILD_DIR` (bench/run.sh) are not reported. `omptrace --help` "
-                 "prints the same table.\n\n");
+                 "prints the same table.\n\n"
+                 "Counters and sampling are optional parts of the build (CMake options "
+                 "`OMPTRACE_COUNTERS`, needing PAPI, and `OMPTRACE_SAMPLING`, needing "
+                 "libunwind). In a build without one, `omptrace --help` marks its variables "
+                 "\"Not available in this build\", and setting `OMPTRACE_METRICS` or a "
+                 "sampling rate gives one line and is ignored (docs/counters.md, "
+                 "docs/sampling.md).\n\n");
     fprintf(out, "| Variable | Default | Values | Description |\n|---|---|---|---|\n");
     for (size_t i = 0; i < ot_option_count; i++) {
       const ot_option *o = &ot_options[i];
@@ -321,5 +328,11 @@ void ot_config_print_doc(FILE *out, int markdown) {
     fprintf(out, "%s%s (default: %s)\n", i ? "\n" : "", o->name, *o->def ? o->def : "see below");
     print_wrapped(out, values, "    ");
     print_wrapped(out, o->doc, "    ");
+    const char *missing = ot_feature_missing(o->name);
+    if (missing) {
+      char note[160];
+      snprintf(note, sizeof note, "Not available in this build: %s.", missing);
+      print_wrapped(out, note, "    ");
+    }
   }
 }

@@ -6,8 +6,10 @@ add_executable(omptrace-config
   ${OT_RECORDER_DIR}/core/config_table.c
   ${OT_RECORDER_DIR}/core/config_env.c
   ${OT_RECORDER_DIR}/core/config_signal.c
+  ${OT_RECORDER_DIR}/core/features.c
   ${OT_RECORDER_DIR}/core/log.c)
 target_include_directories(omptrace-config PRIVATE ${OT_RECORDER_DIR})
+target_compile_definitions(omptrace-config PRIVATE ${OT_FEATURE_DEFS})
 install(TARGETS omptrace-config RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Regenerates docs/configuration.md from the table (run after editing it).

@@ -1,5 +1,5 @@
 # Core: tool life cycle, configuration, clock, log, thread registry, sites.
-list(APPEND OT_RECORDER_SOURCES
+target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/tool.c
   ${CMAKE_CURRENT_LIST_DIR}/config.c
   ${CMAKE_CURRENT_LIST_DIR}/config_table.c
@@ -8,6 +8,6 @@ list(APPEND OT_RECORDER_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/output_dir.c
   ${CMAKE_CURRENT_LIST_DIR}/clock.c
   ${CMAKE_CURRENT_LIST_DIR}/log.c
+  ${CMAKE_CURRENT_LIST_DIR}/features.c
   ${CMAKE_CURRENT_LIST_DIR}/threads.c
   ${CMAKE_CURRENT_LIST_DIR}/sites.c)
-list(APPEND OT_RECORDER_EXTRA ${CMAKE_CURRENT_LIST_DIR}/config_tool.cmake)

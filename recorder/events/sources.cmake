@@ -1,5 +1,5 @@
 # OMPT handlers, one file per concern, and their registration.
-list(APPEND OT_RECORDER_SOURCES
+target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/emit.c
   ${CMAKE_CURRENT_LIST_DIR}/register.c
   ${CMAKE_CURRENT_LIST_DIR}/thread.c

@@ -1,6 +1,9 @@
-# Calling contexts of samples and their OTF2 output.
-list(APPEND OT_RECORDER_SOURCES
-  ${OT_RECORDER_DIR}/finalize/contexts.c
-  ${OT_RECORDER_DIR}/finalize/contexts_nodes.c
-  ${OT_RECORDER_DIR}/finalize/contexts_waits.c
-  ${OT_RECORDER_DIR}/finalize/samples_out.c)
+# Calling contexts of samples and their OTF2 output (only with sampling;
+# services/sampler_none.c stands in for ot_samples_* otherwise).
+if(OMPTRACE_SAMPLING_BUILT)
+  target_sources(omptrace PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/contexts.c
+    ${CMAKE_CURRENT_LIST_DIR}/contexts_nodes.c
+    ${CMAKE_CURRENT_LIST_DIR}/contexts_waits.c
+    ${CMAKE_CURRENT_LIST_DIR}/samples_out.c)
+endif()

@@ -1,5 +1,5 @@
 # Finalize pipeline: raw records -> OTF2 archive.
-list(APPEND OT_RECORDER_SOURCES
+target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/defs.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c
   ${CMAKE_CURRENT_LIST_DIR}/out.c

@@ -1,6 +1,13 @@
-# Call-stack sampling service (signal handler side).
-list(APPEND OT_RECORDER_SOURCES
-  ${OT_RECORDER_DIR}/services/sampler.c
-  ${OT_RECORDER_DIR}/services/sampler_capture.c
-  ${OT_RECORDER_DIR}/services/sampler_hooks.c
-  ${OT_RECORDER_DIR}/services/sampler_signal.c)
+# Call-stack sampling service (signal handler side). Without libunwind
+# (OMPTRACE_SAMPLING off or not found) a stand-in reports OMPTRACE_SAMPLING
+# as unavailable and takes no samples.
+if(OMPTRACE_SAMPLING_BUILT)
+  target_sources(omptrace PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/sampler.c
+    ${CMAKE_CURRENT_LIST_DIR}/sampler_capture.c
+    ${CMAKE_CURRENT_LIST_DIR}/sampler_hooks.c
+    ${CMAKE_CURRENT_LIST_DIR}/sampler_signal.c)
+  target_link_libraries(omptrace PRIVATE PkgConfig::UNWIND)
+else()
+  target_sources(omptrace PRIVATE ${CMAKE_CURRENT_LIST_DIR}/sampler_none.c)
+endif()
