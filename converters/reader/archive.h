@@ -38,11 +38,14 @@ struct otr_archive {
   char **str;
   uint32_t nstr;
   otr_rawvec raw_regions, raw_locations, raw_members, raw_contexts, raw_scl, raw_gen, raw_params,
-      raw_groups;
+      raw_groups, raw_attrs;
   otr_mclass *mclasses; /* by metric ref index (classes and instances) */
   uint32_t nmclasses;
   otr_idmap scl;
   char **param_names; /* by param index */
+  /* "omptrace::lost_records" (UINT64), when defined: records lost in a gap */
+  bool has_lost_attr;
+  OTF2_AttributeRef lost_attr;
   /* event pass */
   otr_locstate *ls;
   uint64_t first, last, serial, events, omp_events;

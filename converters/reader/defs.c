@@ -139,6 +139,14 @@ static OTF2_CallbackCode on_param(void *u, OTF2_ParameterRef self, OTF2_StringRe
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_attribute(void *u, OTF2_AttributeRef self, OTF2_StringRef name,
+                                      OTF2_StringRef desc, OTF2_Type type) {
+  (void)desc;
+  otr_raw *r = push(&((ctx *)u)->a->raw_attrs);
+  r->id = self, r->a = name, r->b = type;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 static const char *S(const otr_archive *a, uint64_t ref) {
   uint32_t i = ref == OTF2_UNDEFINED_STRING ? OTR_NONE : otr_idmap_get(&a->strings, ref);
   return i == OTR_NONE ? "" : a->str[i];
@@ -272,6 +280,14 @@ static void resolve(otr_archive *a, mtmp *m) {
     a->param_names[i] = (char *)S(a, a->raw_params.v[i].a);
     otr_idmap_put(&a->params, a->raw_params.v[i].id, i);
   }
+  /* omptrace's count of the records lost in a measurement gap */
+  for (uint32_t i = 0; i < a->raw_attrs.n && !a->has_lost_attr; i++) {
+    otr_raw *r = &a->raw_attrs.v[i];
+    if (r->b == OTF2_TYPE_UINT64 && !strcmp(S(a, r->a), "omptrace::lost_records")) {
+      a->lost_attr = (OTF2_AttributeRef)r->id;
+      a->has_lost_attr = true;
+    }
+  }
 }
 
 void otr_region_site_from(otr_archive *a, uint32_t r, uint32_t from) {
@@ -322,6 +338,7 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
   OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, on_scl);
   OTF2_GlobalDefReaderCallbacks_SetInterruptGeneratorCallback(cb, on_generator);
   OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, on_param);
+  OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
   OTF2_Reader_RegisterGlobalDefCallbacks(a->rd, gr, cb, &c);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
   uint64_t n = 0;
@@ -370,8 +387,9 @@ void otr_defs_free(otr_archive *a) {
   for (uint32_t i = 0; i < a->nstr; i++)
     free(a->str[i]);
   free(a->str);
-  otr_rawvec *vs[] = {&a->raw_regions, &a->raw_locations, &a->raw_members, &a->raw_contexts,
-                      &a->raw_scl,     &a->raw_gen,       &a->raw_params,  &a->raw_groups};
+  otr_rawvec *vs[] = {&a->raw_regions,  &a->raw_locations, &a->raw_members,
+                      &a->raw_contexts, &a->raw_scl,       &a->raw_gen,
+                      &a->raw_params,   &a->raw_groups,    &a->raw_attrs};
   for (size_t i = 0; i < sizeof vs / sizeof *vs; i++)
     free(vs[i]->v);
   otr_idmap *ms[] = {&a->strings,    &a->regions, &a->locations, &a->contexts,

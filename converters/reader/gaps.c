@@ -1,7 +1,8 @@
 /* Measurement gaps and foreign events: the checks that keep a damaged or
  * partial archive from being reported as a complete run.
  * - MeasurementOnOff(OFF) .. (ON) on a location marks records that were
- *   dropped (the recorder's disk was full). Everything open there is closed
+ *   dropped (the recorder's disk was full); the OFF record's attribute
+ *   "omptrace::lost_records" says how many. Everything open there is closed
  *   at the gap's start. The union of all locations' gaps is the lost time:
  *   it goes to no category on any location (the run is incomplete then)
  *   and is left out of serial time and of the run's measured time.
@@ -16,9 +17,14 @@ uint64_t otr_lost_until(const otr_archive *a, uint64_t t) {
   return a->lost + (a->n_off && t > a->off_since ? t - a->off_since : 0);
 }
 
-void otr_measurement_off(otr_archive *a, otr_locstate *ls) {
-  if (ls->off)
+void otr_measurement_off(otr_archive *a, otr_locstate *ls, bool known, uint64_t records) {
+  if (ls->off) { /* a second OFF adds to the gap */
+    ls->off_known = ls->off_known && known;
+    ls->off_records += records;
     return;
+  }
+  ls->off_known = known;
+  ls->off_records = records;
   while (ls->depth) /* the recorder closes them itself; other writers may not */
     otr_pop(a, ls);
   ls->has_team = false;
@@ -37,12 +43,14 @@ static void add_gap(otr_archive *a, uint32_t loc, uint64_t t0, uint64_t t1) {
     a->capgaps = a->capgaps ? 2 * a->capgaps : 8;
     a->gaps = otr_xrealloc(a->gaps, a->capgaps * sizeof *a->gaps);
   }
-  a->gaps[a->ngaps++] = (otr_gap){loc, t0, t1};
+  a->gaps[a->ngaps++] = (otr_gap){loc, t0, t1, 0, false};
 }
 
 static void gap_end(otr_archive *a, otr_locstate *ls, uint64_t t) {
   ls->off = false;
   add_gap(a, ls->pub.index, ls->off_t, t);
+  a->gaps[a->ngaps - 1].records = ls->off_records;
+  a->gaps[a->ngaps - 1].records_known = ls->off_known;
   if (--a->n_off == 0)
     a->lost += t - a->off_since;
 }

@@ -167,10 +167,14 @@ typedef struct otr_archive otr_archive;
 
 /* A measurement gap: records of one location were dropped between
  * MeasurementOnOff(OFF) at t0 and MeasurementOnOff(ON) at t1 (t1 is the
- * end of the run when recording never resumed). */
+ * end of the run when recording never resumed). records: how many, from
+ * omptrace's "omptrace::lost_records" attribute of the OFF record; unknown
+ * (records_known false) when the OFF has none (Score-P, older archives). */
 typedef struct {
   uint32_t loc;
   uint64_t t0, t1;
+  uint64_t records;
+  bool records_known;
 } otr_gap;
 
 /* Accepts the anchor file (traces.otf2) or its directory. On failure

@@ -309,12 +309,20 @@ static OTF2_CallbackCode on_program_end(OTF2_LocationRef l, OTF2_TimeStamp t, vo
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* An OFF from omptrace carries the number of records lost (UINT64). */
+static bool lost_records(const otr_archive *a, OTF2_AttributeList *al, uint64_t *n) {
+  *n = 0;
+  return a->has_lost_attr && al && OTF2_AttributeList_TestAttributeByID(al, a->lost_attr) &&
+         OTF2_AttributeList_GetUint64(al, a->lost_attr, n) == OTF2_SUCCESS;
+}
+
 static OTF2_CallbackCode on_onoff(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *al, OTF2_MeasurementMode m) {
-  (void)al;
   otr_locstate *ls = otr_loc_of(A(u), l, t);
+  uint64_t n;
+  bool known = lost_records(A(u), al, &n); /* before n is passed on */
   if (ls && m == OTF2_MEASUREMENT_OFF)
-    otr_measurement_off(A(u), ls);
+    otr_measurement_off(A(u), ls, known, n);
   else if (ls && m == OTF2_MEASUREMENT_ON)
     otr_measurement_on(A(u), ls);
   return OTF2_CALLBACK_SUCCESS;

@@ -9,7 +9,7 @@
 
 static void cell_text(char *b, size_t n, const rcol *c, const rcell *v) {
   if (v->null) {
-    snprintf(b, n, "-");
+    snprintf(b, n, "%s", v->s ? v->s : "-");
     return;
   }
   switch (c->type) {

@@ -1,11 +1,14 @@
 /* Run overview: program, threads, wall time, events, serial time (no thread
  * inside a parallel region or a fork) and its share of the run. Measurement
- * gaps (records dropped while recording) are listed and their time is left
+ * gaps (records dropped while recording) are listed with the records lost
+ * in each (unknown when the archive does not say) and their time is left
  * out: shares are of the measured time, wall time minus the gaps. */
 #include "summary.h"
 
 #include "xalloc.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns) {
@@ -25,6 +28,18 @@ static int by_loc_time(const void *x, const void *y) {
   return a->t0 < b->t0 ? -1 : a->t0 > b->t0 ? 1 : 0;
 }
 
+/* Records lost in all gaps; false when a gap does not say (then *known is
+ * the sum over the gaps that do). */
+static bool lost_records(const otr_gap *g, uint32_t n, uint64_t *known) {
+  bool all = true;
+  *known = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    all = all && g[i].records_known;
+    *known += g[i].records_known ? g[i].records : 0;
+  }
+  return all;
+}
+
 static void gaps_report(sm *s, report *r) {
   uint32_t n;
   const otr_gap *g = otr_gaps(s->a, &n);
@@ -39,6 +54,7 @@ static void gaps_report(sm *s, report *r) {
   rt_col(t, "start_ns", "Start", RV_NS);
   rt_col(t, "end_ns", "End", RV_NS);
   rt_col(t, "duration_ns", "Duration", RV_NS);
+  rt_col(t, "lost_records", "Records lost", RV_INT);
   rt_col(t, "name", "Name", RV_STR);
   uint64_t first = otr_first_time(s->a);
   for (uint32_t i = 0; i < n; i++) {
@@ -47,11 +63,20 @@ static void gaps_report(sm *s, report *r) {
     rt_ns(t, sm_ns(s, v[i].t0 - first));
     rt_ns(t, sm_ns(s, v[i].t1 - first));
     rt_ns(t, sm_ns(s, v[i].t1 - v[i].t0));
+    if (v[i].records_known)
+      rt_int(t, (int64_t)v[i].records);
+    else
+      rt_null_as(t, "unknown");
     rt_str(t, s->d->location_names[v[i].loc]);
   }
-  rt_note(t, "records of these threads are missing (MeasurementOnOff: dropped on a full disk, "
-             "or recording switched off); times from the first event; the gaps are left out "
-             "of every figure of this report");
+  uint64_t known;
+  rt_note(t,
+          "records of these threads are missing (MeasurementOnOff: dropped on a full disk, "
+          "or recording switched off); times from the first event; the gaps are left out "
+          "of every figure of this report%s",
+          lost_records(v, n, &known) ? ""
+                                     : "; records lost: unknown where the archive does not say "
+                                       "(written by another tool or an older omptrace)");
   free(v);
 }
 
@@ -71,6 +96,7 @@ void overview_report(sm *s, report *r) {
   rt_col(t, "wall_ns", "Wall time", RV_NS);
   rt_col(t, "events", "Events", RV_INT);
   rt_col(t, "gaps", "Measurement gaps (records missing)", RV_INT);
+  rt_col(t, "lost_records", "Records lost in gaps", RV_INT);
   rt_col(t, "lost_ns", "Time in gaps (left out)", RV_NS);
   rt_col(t, "measured_ns", "Measured time (wall time minus gaps)", RV_NS);
   rt_col(t, "serial_ns", "Serial time (outside parallel regions)", RV_NS);
@@ -82,6 +108,14 @@ void overview_report(sm *s, report *r) {
   rt_ns(t, sm_ns(s, otr_last_time(s->a) - otr_first_time(s->a)));
   rt_int(t, (int64_t)otr_events_read(s->a));
   rt_int(t, ngaps);
+  uint64_t known;
+  if (lost_records(otr_gaps(s->a, &ngaps), ngaps, &known)) {
+    rt_int(t, (int64_t)known);
+  } else {
+    char b[64];
+    snprintf(b, sizeof b, known ? "unknown (at least %" PRIu64 ")" : "unknown", known);
+    rt_null_as(t, b);
+  }
   rt_ns(t, s->facts.lost_ns);
   rt_ns(t, wall);
   rt_ns(t, serial);

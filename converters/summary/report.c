@@ -94,6 +94,11 @@ void rt_count(rtable *t, double v) {
 void rt_null(rtable *t) {
   next(t)->null = true;
 }
+void rt_null_as(rtable *t, const char *text) {
+  rcell *c = next(t);
+  c->null = true;
+  c->s = otr_xstrdup(text);
+}
 
 void rt_list(rtable *t, const double *v, uint32_t n) {
   rcell *c = next(t);

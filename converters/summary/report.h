@@ -64,6 +64,8 @@ void rt_pct(rtable *t, double share);
 void rt_real(rtable *t, double v);
 void rt_count(rtable *t, double v);
 void rt_null(rtable *t);
+/* A value that is not known: null in JSON, empty in CSV, text in text. */
+void rt_null_as(rtable *t, const char *text);
 void rt_list(rtable *t, const double *v, uint32_t n);
 void rt_note(rtable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -68,6 +68,14 @@ uint32_t ot_defs_attribute(const char *name, const char *description, OTF2_Type 
   return ot_intern_get(&attrs, &k, sizeof k, NULL);
 }
 
+uint32_t ot_defs_lost_records(void) {
+  return ot_defs_attribute("omptrace::lost_records",
+                           "records dropped before this MeasurementOnOff(OFF) because the "
+                           "recorder could not write its spill files (full disk); saturates at "
+                           "4294967295",
+                           OTF2_TYPE_UINT64);
+}
+
 uint32_t ot_defs_region_count(void) {
   return regions.n;
 }

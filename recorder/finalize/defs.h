@@ -20,5 +20,8 @@ uint32_t ot_defs_interrupt_generator(const char *name, OTF2_InterruptGeneratorMo
                                      uint64_t period_ns);
 uint32_t ot_defs_parameter(const char *name, OTF2_ParameterType type);
 uint32_t ot_defs_attribute(const char *name, const char *description, OTF2_Type type);
+/* The UINT64 attribute "omptrace::lost_records" of a MeasurementOnOff(OFF):
+ * records dropped in that gap. Defined only when a gap is written. */
+uint32_t ot_defs_lost_records(void);
 
 #endif

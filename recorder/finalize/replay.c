@@ -731,13 +731,20 @@ static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
 }
 
 /* Records were dropped between b (first lost) and this record: close what
- * is open at the gap's start, mark the gap, resume here. */
+ * is open at the gap's start, mark the gap with the number of records
+ * dropped (an attribute of the OFF record, so readers can report it;
+ * docs/otf2-mapping.md), resume here. */
 static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
   uint64_t first = r->b && r->b < raw ? r->b : raw;
   samples_until(ls, first);
   uint64_t t0 = ot_out_ts(ls->loc, first);
   close_all(ls, t0);
-  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, t0, OTF2_MEASUREMENT_OFF));
+  OTF2_AttributeList *al = OTF2_AttributeList_New(); /* NULL: the count is left out */
+  if (al)
+    W(OTF2_AttributeList_AddUint64(al, ot_defs_lost_records(), r->a));
+  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, al, t0, OTF2_MEASUREMENT_OFF));
+  if (al)
+    OTF2_AttributeList_Delete(al);
   samples_until(ls, raw);
   W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON));
 }

@@ -8,6 +8,7 @@ Exit status 77 means skipped (with the reason printed)."""
 
 import argparse
 import collections
+import errno
 import hashlib
 import os
 import re
@@ -20,6 +21,7 @@ import cases  # noqa: E402
 import archive  # noqa: E402
 import invariants  # noqa: E402
 import otf2_print  # noqa: E402
+import otf2  # noqa: E402
 
 SKIP = 77
 A = None  # parsed arguments
@@ -160,6 +162,21 @@ def t_unknown_variable():
     t = load(out, "app")
     if t is not None and any("Sample" in k for k, _ in totals(t)):
         fail("OMPTRACE_SAMPLNG took effect: %r" % sorted(totals(t)))
+
+
+def t_unavailable(var, value, line):
+    """A build without a feature (CMake OMPTRACE_COUNTERS or
+    OMPTRACE_SAMPLING off): setting its variable gives exactly LINE on
+    stderr, the program runs normally and the archive is the complete,
+    valid one of a plain run, with no metric and no sample."""
+    out = fresh("unavailable-%s" % var.lower())
+    rc, stdout, stderr, _ = run("app", {var: value, "OMPTRACE_QUIET": "1"}, out)
+    expect_app_intact(rc, stdout)
+    if stderr.splitlines() != [line]:
+        fail("%s=%r: expected the one line %r, got %r" % (var, value, line, stderr.splitlines()))
+    t = load(out, "app")
+    if t is not None and any(k == "Metric" or "Sample" in k for k, _ in totals(t)):
+        fail("%s=%r took effect: %r" % (var, value, sorted(totals(t).items())))
 
 
 def t_unwritable(path):
@@ -307,6 +324,88 @@ def load_run(name, env, outname, status=0):
     return load(out, name)
 
 
+LOST_ATTR = "omptrace::lost_records"
+
+
+def full_disk_counted():
+    """Spill writes fail on a completely full disk; the space is freed after
+    the program's output (it waits for that: SPILL_WAIT), so the archive is
+    written. Each gap's MeasurementOnOff(OFF) carries the records it lost in
+    the UINT64 attribute omptrace::lost_records (defined once), and over all
+    threads they sum exactly to the count both exit lines report."""
+    mnt = fresh("full-disk-counted")
+    os.makedirs(mnt)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if p.returncode != 0:
+        fail("full disk, counted: cannot mount a tmpfs: %s" % p.stdout.strip())
+        return
+    try:
+        filler = os.path.join(mnt, "filler")
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while True:
+                os.write(fd, bytes(65536))
+        except OSError as e:
+            if e.errno != errno.ENOSPC:
+                raise
+        finally:
+            os.close(fd)
+        out = os.path.join(mnt, "archive")
+        env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out,
+                   OMPTRACE_BUFFER_SIZE="64K", SPILL_WAIT=filler)
+        env.pop("OMPTRACE_QUIET", None)
+        rec = subprocess.Popen([prog("spill")], env=env, cwd=A.work, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True)
+        first = rec.stdout.readline()  # all parallel work is done: free the space
+        os.remove(filler)
+        rest, stderr = rec.communicate(timeout=300)
+        sys.stdout.write("--- spill (full disk, counted) stderr ---\n%s" % stderr)
+        ref = run("spill", {}, traced=False)
+        if rec.returncode != 0 or first + rest != ref[1]:
+            fail("full disk, counted: exit %d, stdout %r (untraced %r)"
+                 % (rec.returncode, first + rest, ref[1]))
+        if not re.search(r"^omptrace: cannot write .*/\.spill/\d+\.raw: No space left on device",
+                         stderr, re.M):
+            fail("full disk, counted: no spill write failed: %r" % stderr)
+        dropped = re.findall(r"^omptrace: (\d+) records were dropped after the spill failure",
+                             stderr, re.M)
+        lost = re.findall(r"^omptrace: wrote .*, (\d+) records lost", stderr, re.M)
+        if len(dropped) != 1 or dropped != lost:
+            fail("full disk, counted: exit lines say %r dropped, %r lost" % (dropped, lost))
+            return
+        anchor = os.path.join(out, "traces.otf2")
+        if not os.path.exists(anchor):
+            fail("full disk, counted: no archive at %s" % anchor)
+            return
+        with otf2.reader.open(anchor) as r:
+            defs = [a for a in r.definitions.attributes if a.name == LOST_ATTR]
+            offs, ons = collections.Counter(), collections.Counter()
+            counts = []
+            for loc, ev in r.events:
+                if type(ev).__name__ != "MeasurementOnOff":
+                    continue
+                if ev.measurement_mode != otf2.MeasurementMode.OFF:
+                    ons[loc.name] += 1
+                    continue
+                offs[loc.name] += 1
+                values = {a.name: v for a, v in (ev.attributes or {}).items()}
+                if LOST_ATTR not in values:
+                    fail("full disk, counted: an OFF of %s has no %s" % (loc.name, LOST_ATTR))
+                counts.append(values.get(LOST_ATTR, 0))
+        if len(defs) != 1 or defs[0].type != otf2.Type.UINT64:
+            fail("full disk, counted: %s defined %r"
+                 % (LOST_ATTR, [(a.name, a.type) for a in defs]))
+        if not offs or max(offs.values()) != 1 or offs != ons:
+            fail("full disk, counted: one OFF and one ON per thread with a gap expected: OFF %r, "
+                 "ON %r" % (dict(offs), dict(ons)))
+        if sum(counts) != int(dropped[0]) or 0 in counts:
+            fail("full disk, counted: the OFF records say %r records lost (sum %d), the exit lines "
+                 "%s" % (counts, sum(counts), dropped[0]))
+    finally:
+        subprocess.run(["umount", mnt])
+
+
 def t_full_disk():
     mnt = fresh("full-disk")
     os.makedirs(mnt)
@@ -331,6 +430,7 @@ def t_full_disk():
             fail("full disk: %d stderr lines, expected a short clear error" % len(lines))
     finally:
         subprocess.run(["umount", mnt])
+    full_disk_counted()
     return 0
 
 
@@ -405,7 +505,7 @@ TESTS = {"bad_value": t_bad_value, "unwritable": t_unwritable, "quiet": t_quiet,
          "default_dir": t_default_dir, "concurrent": t_concurrent, "spill": t_spill,
          "damaged_spill": t_damaged_spill, "full_disk": t_full_disk,
          "events": t_events, "bad_line": t_bad_line, "long_value": t_long_value,
-         "unknown_variable": t_unknown_variable}
+         "unknown_variable": t_unknown_variable, "unavailable": t_unavailable}
 
 
 def main():

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -338,6 +339,30 @@ def one_line_error(p, msg, what):
     check(p.stdout == "", "%s: stdout %r, want nothing" % (what, p.stdout[:200]))
 
 
+def text_gap_records(txt):
+    """(the overview's "Records lost in gaps" value, the gap table's
+    "Records lost" column) of a text report."""
+    total = re.search(r"^  Records lost in gaps +(.+)$", txt, re.M)
+    lines = txt.split("Measurement gaps (records missing)\n", 1)[-1].split("\n")
+    head, col = lines[0], []
+    start = head.find("Records lost")
+    for line in lines[1:]:
+        if not line.startswith("  ") or line.startswith("  ("):
+            break
+        col.append(line[:start + len("Records lost")].split()[-1])
+    return total.group(1) if total else None, col
+
+
+def csv_gap_records(d):
+    """(overview.run lost_records, overview.gaps rows) of the CSV report."""
+    out = run("--format", "csv", d).stdout
+    blocks = {b.split("\n", 1)[0]: b.split("\n", 1)[1] for b in out.strip().split("\n\n")}
+    o = list(csv.DictReader(io.StringIO(blocks.get("# overview.run", ""))))
+    g = list(csv.DictReader(io.StringIO(blocks.get("# overview.gaps", ""))))
+    return (o[0]["lost_records"] if o else None,
+            [(r["thread"], r["start_ns"], r["duration_ns"], r["lost_records"]) for r in g])
+
+
 def test_gap():
     """Records lost between MeasurementOnOff(OFF) and (ON): the gaps are listed
     and left out of every figure; no finding blames them (the open fork of
@@ -345,12 +370,15 @@ def test_gap():
     d = gen("gap")
     j = summary_json(d, "--threads")
     o = j["overview"]["run"]
-    for k, v in dict(threads=2, wall_ns=6500000, events=38, gaps=2, lost_ns=6000000,
-                     measured_ns=500000, serial_ns=245000, parallel_ns=255000).items():
+    for k, v in dict(threads=2, wall_ns=6500000, events=38, gaps=2, lost_records=2200,
+                     lost_ns=6000000, measured_ns=500000, serial_ns=245000,
+                     parallel_ns=255000).items():
         eq(o[k], v, "gap overview " + k)
     eq(o["serial_share"], 0.49, "gap serial share")
-    eq([(g["thread"], g["start_ns"], g["end_ns"], g["duration_ns"]) for g in j["overview"]["gaps"]],
-       [(0, 254000, 6254000, 6000000), (1, 254000, 6250000, 5996000)], "gap intervals")
+    eq([(g["thread"], g["start_ns"], g["end_ns"], g["duration_ns"], g["lost_records"])
+        for g in j["overview"]["gaps"]],
+       [(0, 254000, 6254000, 6000000, 1500), (1, 254000, 6250000, 5996000, 700)],
+       "gap intervals and records lost")
     t0, t1 = j["threads"]["threads"]
     for k, v in dict(work_ns=250000, fork_join_ns=5000, serial_ns=245000, idle_ns=0,
                      lost_ns=6000000).items():
@@ -380,15 +408,29 @@ def test_gap():
           "serial finding of the measured time: %r" % texts)
     txt = run(d).stdout
     check("Measurement gaps (records missing)" in txt and "Lost (gaps)" in txt, "gap text:\n" + txt)
-    out = run("--format", "csv", d).stdout
-    blocks = {b.split("\n", 1)[0]: b.split("\n", 1)[1] for b in out.strip().split("\n\n")}
-    g = list(csv.DictReader(io.StringIO(blocks.get("# overview.gaps", ""))))
-    eq([(r["thread"], r["start_ns"], r["duration_ns"]) for r in g],
-       [("0", "254000", "6000000"), ("1", "254000", "5996000")], "gap csv")
+    eq(text_gap_records(txt), ("2200", ["1500", "700"]), "gap text: records lost")
+    eq(csv_gap_records(d), ("2200", [("0", "254000", "6000000", "1500"),
+                                     ("1", "254000", "5996000", "700")]), "gap csv")
+    # Score-P and older omptrace archives do not say how many records a gap
+    # lost: unknown (null, empty, "unknown"), never 0; a partial total is a
+    # lower bound in text only.
+    for uncounted, total, each, text in ((2, None, [1500, None], "unknown (at least 1500)"),
+                                         (3, None, [None, None], "unknown")):
+        d = gen("gap", uncounted)
+        o = summary_json(d)["overview"]
+        eq((o["run"]["lost_records"], [g["lost_records"] for g in o["gaps"]]), (total, each),
+           "uncounted %d: records lost" % uncounted)
+        eq(text_gap_records(run(d).stdout),
+           (text, [str(n) if n is not None else "unknown" for n in each]),
+           "uncounted %d: text" % uncounted)
+        eq([r[3] for r in csv_gap_records(d)[1]], [str(n) if n is not None else "" for n in each],
+           "uncounted %d: csv" % uncounted)
+        eq(csv_gap_records(d)[0], "", "uncounted %d: csv total" % uncounted)
     # a complete run: no gaps, nothing lost, no gap table
     j = summary_json(gen("imbalance"))
     o = j["overview"]["run"]
-    eq((o["gaps"], o["lost_ns"], o["measured_ns"]), (0, 0, 707000), "complete run")
+    eq((o["gaps"], o["lost_records"], o["lost_ns"], o["measured_ns"]), (0, 0, 0, 707000),
+       "complete run")
     check("gaps" not in j["overview"], "complete run has no gap table")
 
 

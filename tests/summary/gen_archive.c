@@ -402,8 +402,10 @@ static void deep(const char *dir) {
  * is written), MeasurementOnOff(OFF), then ON where recording resumed.
  * Thread 0 is off [254, 6254] us, thread 1 [254, 6250] us: 6 ms of the run
  * are lost; 500 us are measured, 245 us of them serial. Of two samples, the
- * one taken in the gap is not counted. */
-static void gap(const char *dir) {
+ * one taken in the gap is not counted. The OFF records say that thread 0
+ * lost 1500 records and thread 1 700, except on the threads whose bit is
+ * set in uncounted: their OFF has no count (Score-P, older archives). */
+static void gap(const char *dir, unsigned uncounted) {
   gen *g = g_open(dir, "gap", 2);
   uint32_t main_ = g_region(g, "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "a.c", 1);
   uint32_t P = R("parallel @ a.c:10", PARALLEL, "a.c", 10);
@@ -420,8 +422,13 @@ static void gap(const char *dir) {
     for (int l = 0; l < 2; l++)
       team_out(g, l, end[k], team, P);
     if (k == 1) {
-      g_onoff(g, 0, end[k], 0);
-      g_onoff(g, 1, end[k], 0);
+      static const uint64_t lost[2] = {1500, 700};
+      for (int l = 0; l < 2; l++) {
+        if (uncounted & (1u << l))
+          g_onoff(g, l, end[k], 0);
+        else
+          g_off_lost(g, l, end[k], lost[l]);
+      }
       g_sample(g, 1, 3000000, ctx, timer); /* in the gap: not counted */
       g_onoff(g, 1, 6250000, 1);
       g_onoff(g, 0, 6254000, 1);
@@ -444,10 +451,9 @@ static void noomp(const char *dir) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(
-        stderr,
-        "usage: gen_archive imbalance [SHIFT_NS]|gap|nowait|locks|tasks|counters|samples|scorep|"
-        "degrade N [PCT]|big EVENTS|idle_location|deep|noomp DIR [ARG [ARG2]]\n");
+    fprintf(stderr, "usage: gen_archive imbalance [SHIFT_NS]|gap [UNCOUNTED]|nowait|locks|tasks|"
+                    "counters|samples|scorep|degrade N [PCT]|big EVENTS|idle_location|deep|"
+                    "noomp DIR [ARG [ARG2]]\n");
     return 2;
   }
   const char *s = argv[1], *dir = argv[2];
@@ -455,7 +461,7 @@ int main(int argc, char **argv) {
   if (!strcmp(s, "imbalance"))
     imbalance(dir, (uint64_t)arg);
   else if (!strcmp(s, "gap"))
-    gap(dir);
+    gap(dir, (unsigned)arg);
   else if (!strcmp(s, "nowait"))
     nowait(dir);
   else if (!strcmp(s, "locks"))

@@ -35,6 +35,7 @@ struct gen {
   uint32_t nctx;
   uint64_t period[4];
   uint32_t ngen;
+  int has_lost_attr; /* attribute 0: omptrace::lost_records */
 };
 
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l, void *c, bool f) {
@@ -187,6 +188,16 @@ void g_onoff(gen *g, int l, uint64_t t, int on) {
   CK(OTF2_EvtWriter_MeasurementOnOff(g->w[l], NULL, t,
                                      on ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF));
 }
+void g_off_lost(gen *g, int l, uint64_t t, uint64_t records) {
+  OTF2_AttributeList *al = OTF2_AttributeList_New();
+  if (!al)
+    die("OTF2_AttributeList_New");
+  CK(OTF2_AttributeList_AddUint64(al, 0, records));
+  g->has_lost_attr = 1;
+  t = ev(g, l, t);
+  CK(OTF2_EvtWriter_MeasurementOnOff(g->w[l], al, t, OTF2_MEASUREMENT_OFF));
+  OTF2_AttributeList_Delete(al);
+}
 void g_sample(gen *g, int l, uint64_t t, uint32_t ctx, uint32_t generator) {
   t = ev(g, l, t);
   CK(OTF2_EvtWriter_CallingContextSample(g->w[l], NULL, t, ctx, 0, generator));
@@ -270,6 +281,9 @@ void g_close(gen *g) {
     CK(OTF2_GlobalDefWriter_WriteInterruptGenerator(d, i, str(d, "CLOCK_MONOTONIC"),
                                                     OTF2_INTERRUPT_GENERATOR_MODE_TIME,
                                                     OTF2_BASE_DECIMAL, -9, g->period[i]));
+  if (g->has_lost_attr)
+    CK(OTF2_GlobalDefWriter_WriteAttribute(d, 0, str(d, "omptrace::lost_records"),
+                                           str(d, "records lost"), OTF2_TYPE_UINT64));
   OTF2_Archive_CloseGlobalDefWriter(g->ar, d);
   OTF2_Archive_Close(g->ar);
   for (uint32_t i = 0; i < g->nregions; i++)

@@ -43,5 +43,8 @@ void g_param_uint(gen *g, int l, uint64_t t, uint32_t param, uint64_t v);
 void g_sample(gen *g, int l, uint64_t t, uint32_t ctx, uint32_t generator);
 /* MeasurementOnOff: on = 0 starts a gap (records lost), 1 ends it. */
 void g_onoff(gen *g, int l, uint64_t t, int on);
+/* MeasurementOnOff(OFF) as omptrace writes it: with the number of records
+ * lost in the gap (attribute "omptrace::lost_records"). */
+void g_off_lost(gen *g, int l, uint64_t t, uint64_t records);
 
 #endif

@@ -1,7 +1,9 @@
 /* Many small records (about 60 000 on each of two threads) so that a small
  * OMPTRACE_BUFFER_SIZE forces many buffer hand-offs. Every count is fixed.
  * With SPILL_DAMAGE=<file>, cuts that file (a spill file of the tool) in
- * the middle of a record before exit, as a damaged disk would. */
+ * the middle of a record before exit, as a damaged disk would. With
+ * SPILL_WAIT=<file>, waits after its output until that file is gone (the
+ * test frees space on a full disk before the archive is written). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -25,5 +27,9 @@ int main(void) {
   if (victim && stat(victim, &st) == 0 && truncate(victim, st.st_size / 2 + 3) != 0)
     perror("truncate");
   printf("spill %ld\n", x);
+  fflush(stdout);
+  const char *wait = getenv("SPILL_WAIT");
+  while (wait && stat(wait, &st) == 0)
+    usleep(1000);
   return 0;
 }
