@@ -17,7 +17,7 @@ if [ "${1:-}" = "--build-dir" ] && [ $# -ge 2 ]; then
   shift 2
 fi
 
-# Configure every time: the source lists are globbed at configure time.
+# Configure every time, so a changed CMake option or source list is picked up.
 if [ -f "$build/CMakeCache.txt" ]; then
   cmake "$build" >/dev/null
 else
