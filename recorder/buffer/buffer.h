@@ -30,9 +30,10 @@ void ot_buffer_stop(void);
 void ot_buffer_cleanup(void);
 
 /* Spill thread (buffer/spill.c). */
-void ot_spill_kick(void);       /* wakes (and at first starts) the spill thread */
-void ot_spill_stop(void);       /* spills every FULL chunk, then joins the thread */
+void ot_spill_kick(void); /* wakes (and at first starts) the spill thread */
+/* Finalize: stops and joins the spill thread without a last pass (FULL
+ * chunks stay in memory for the streams) and closes the spill files. */
+void ot_spill_stop(void);
 const char *ot_spill_dir(void); /* <out>/.spill */
-int ot_spill_failed(void);      /* 1 once a spill write failed */
 
 #endif

@@ -10,13 +10,15 @@
 
 extern int ot_clock_use_tsc; /* set once by ot_clock_init */
 
-/* CLOCK_MONOTONIC in nanoseconds: the archive's time base. */
+/* signal-safe: reachable from the sampling signal handler.
+ * CLOCK_MONOTONIC in nanoseconds: the archive's time base. */
 static inline uint64_t ot_monotonic_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* signal-safe: reachable from the sampling signal handler. */
 static inline uint64_t ot_clock_now(void) {
   if (__builtin_expect(ot_clock_use_tsc, 1))
     return __rdtsc();

@@ -1,6 +1,6 @@
-# Core: tool life cycle, configuration, clock, log, thread registry, sites.
+# Core: configuration, clock, log, thread registry, sites. It depends on
+# no other folder (the tool's life cycle is ../tool.c, above them all).
 target_sources(omptrace PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/tool.c
   ${CMAKE_CURRENT_LIST_DIR}/config.c
   ${CMAKE_CURRENT_LIST_DIR}/config_table.c
   ${CMAKE_CURRENT_LIST_DIR}/config_env.c

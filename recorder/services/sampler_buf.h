@@ -84,7 +84,7 @@ typedef struct ot_sampler_thread {
   timer_t timer;
   atomic_int has_timer;         /* exchanged to 0 by whoever deletes the timer */
   volatile sig_atomic_t active; /* timer armed and buffers writable */
-  volatile sig_atomic_t busy;   /* re-entry guard (handler or context capture running) */
+  volatile sig_atomic_t busy;   /* re-entry guard: only via services/sampler_guard.h */
   ot_cap_buf samples;
   ot_cap_buf contexts;
   size_t contexts_seen; /* finalize: bytes of contexts indexed */
@@ -102,7 +102,8 @@ typedef struct ot_sampler_thread {
   uint64_t armed_ns, disarmed_ns; /* CLOCK_MONOTONIC; disarmed 0 = still armed */
 } ot_sampler_thread;
 
-/* Capture helpers (sampler_capture.c). ucontext != NULL: start at the
+/* Capture helpers (sampler_capture.c). ot_capture_take is signal-safe
+ * (called from the sampling signal handler). ucontext != NULL: start at the
  * interrupted context (signal handler); NULL: at the caller. Returns the
  * capture written at buf's end, or NULL if it does not fit. */
 ot_capture *ot_capture_take(ot_sampler_thread *st, ot_cap_buf *buf, void *ucontext, int kind);

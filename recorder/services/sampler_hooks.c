@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "services/sampler.h"
 #include "services/sampler_buf.h"
+#include "services/sampler_guard.h"
 #include "services/sampler_ompt.h"
 #include <string.h>
 
@@ -57,9 +58,10 @@ static void take_context(ot_thread *t, int kind, uint64_t key, const void *codep
   ot_sampler_thread *st = t ? (ot_sampler_thread *)t->sampler : NULL;
   if (!st || !st->contexts.base)
     return;
-  /* Keeps our own signal handler out of libunwind while we walk. */
-  st->busy = 1;
-  atomic_signal_fence(memory_order_seq_cst);
+  /* Keeps our own signal handler out of libunwind while we walk. Never
+   * inside already: hooks run from OMPT callbacks, not from the handler. */
+  if (!ot_safe_enter(st))
+    return;
   uint64_t sig[4];
   ot_fork_seen *seen = NULL;
   int take = kind;
@@ -97,8 +99,7 @@ static void take_context(ot_thread *t, int kind, uint64_t key, const void *codep
   } else {
     st->ctx_full++;
   }
-  atomic_signal_fence(memory_order_seq_cst);
-  st->busy = 0;
+  ot_safe_exit(st);
 }
 
 void ot_sampler_fork_context(ot_thread *t, uint64_t parallel_id, const void *codeptr) {

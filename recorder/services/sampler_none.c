@@ -1,11 +1,10 @@
 /* The sampling service of a build without libunwind (OMPTRACE_SAMPLING
  * off or not found): a sampling rate gets one line and recording goes on
- * without samples. Same interface as services/sampler*.c and
- * finalize/samples_out.c. */
+ * without samples. Same interface as services/sampler*.c; the archive
+ * side is finalize/samples_none.c. */
 #include "core/config.h"
 #include "core/features.h"
 #include "core/log.h"
-#include "finalize/samples_out.h"
 #include "services/sampler.h"
 #include "services/sampler_ompt.h"
 
@@ -39,20 +38,4 @@ void ot_sampler_task_context(ot_thread *t, uint64_t task_id, const void *codeptr
   (void)t;
   (void)task_id;
   (void)codeptr;
-}
-
-void ot_samples_prepare(void) {}
-
-void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w) {
-  (void)loc;
-  (void)limit_raw;
-  (void)w;
-}
-
-uint64_t ot_samples_taken(void) {
-  return 0;
-}
-
-uint64_t ot_samples_failed(void) {
-  return 0;
 }

@@ -1,6 +1,7 @@
 /* Tool life cycle: ompt_start_tool, initialize (configuration, clock,
  * output directory, callbacks, services) and finalize (stop recording,
- * drain buffers, write the archive). */
+ * drain buffers, write the archive). The top of the library: it ties every
+ * folder together, so it lives above them (core/ depends on nothing above). */
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include "buffer/buffer.h"
 #include "core/clock.h"
@@ -31,18 +32,18 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   const char *program = program_invocation_short_name;
   ot_config_load(program);
   ot_clock_init();
-  if (ot_output_dir_create() != 0)
+  if (ot_output_dir_create(ot_cfg.output, sizeof ot_cfg.output) != 0)
     return 0; /* tracing off, the program runs on */
   if (ot_buffer_init(ot_cfg.output) != 0) {
-    ot_warn("cannot set up the spill area %s/.spill: %s; tracing is off", ot_cfg.output,
+    ot_warn("cannot set up the spill area %s/" OT_SPILL_NAME ": %s; tracing is off", ot_cfg.output,
             strerror(errno));
-    ot_output_dir_abandon();
+    ot_output_dir_abandon(ot_cfg.output);
     return 0;
   }
   ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set_callback) {
     ot_warn("the OpenMP runtime offers no ompt_set_callback; tracing is off");
-    ot_output_dir_abandon();
+    ot_output_dir_abandon(ot_cfg.output);
     return 0;
   }
   ot_counters_init();
@@ -95,7 +96,7 @@ static void finalize(ompt_data_t *tool_data) {
   ot_sampler_stop();
   ot_clock_calibrate();
   report_buffers();
-  if (ot_finalize_write() == 0)
+  if (ot_finalize_write(ot_cfg.output) == 0)
     ot_buffer_cleanup();
   ot_counters_finalize();
 }

@@ -1,0 +1,20 @@
+/* Samples into the archive in a build without sampling (OMPTRACE_SAMPLING
+ * off or libunwind not found): nothing to write. Same interface as
+ * finalize/samples_out.c; the service side is services/sampler_none.c. */
+#include "finalize/samples_out.h"
+
+void ot_samples_prepare(void) {}
+
+void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w) {
+  (void)loc;
+  (void)limit_raw;
+  (void)w;
+}
+
+uint64_t ot_samples_taken(void) {
+  return 0;
+}
+
+uint64_t ot_samples_failed(void) {
+  return 0;
+}
