@@ -7,48 +7,61 @@
 
 #include <stdint.h>
 
-/* Record types. Field use per type is documented next to each value:
- * a (u32), b (u64), c (u64), kind (u8). "cp" = codeptr_ra as recorded
- * (NULL allowed). Task ids are ot_task_id values (see below); parallel ids
- * are ot_parallel_id values. */
+/* Record types: the one description every use derives from (the enum
+ * below, the emit fast-path mask's width, the debug dump in
+ * buffer/record_dump.c). X(type, kind, a, b, c) names what each field
+ * holds, 0 where the type leaves it unused: a (u32), b (u64), c (u64),
+ * kind (u8). "cp" = codeptr_ra as recorded (NULL allowed). Task ids are
+ * ot_task_id values (see below); parallel ids are ot_parallel_id values. */
+// clang-format off
+#define OT_REC_TYPES(X)                                                                            \
+  X(THREAD_BEGIN, "ompt_thread_t", 0, 0, 0)                                                        \
+  X(THREAD_END, 0, 0, 0, 0)                                                                        \
+  X(PARALLEL_BEGIN, "OT_PAR_* flags", "requested team size", "cp", "parallel id")                  \
+  X(PARALLEL_END, "OT_PAR_* flags", 0, "cp", "parallel id")                                        \
+  /* kind: ompt_task_initial/implicit bits; b of a begin: 0 = none */                               \
+  X(IMPLICIT_BEGIN, "task flags", "team size (actual)", "parallel id", "index in team")            \
+  X(IMPLICIT_END, "task flags", "team size", "parallel id (0 if NULL)", "index in team")           \
+  X(TASK_CREATE, 0, "ompt task flags", "cp", "new task id")                                        \
+  X(TASK_SCHEDULE, "prior status", 0, "prior task id", "next task id")                             \
+  /* one per dependence of the task created just before on this thread */                          \
+  X(DEPENDENCE, "ompt_dependence_type_t", 0, "variable address", "task id")                        \
+  X(TASK_DEPENDENCE, 0, 0, "source task id", "sink task id")                                       \
+  X(SYNC_BEGIN, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                          \
+  X(SYNC_END, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                            \
+  X(SYNC_WAIT_BEGIN, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                     \
+  X(SYNC_WAIT_END, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                       \
+  X(MUTEX_ACQUIRE, "ompt_mutex_t", "hint", "wait id", "cp")                                        \
+  X(MUTEX_ACQUIRED, "ompt_mutex_t", 0, "wait id", "cp")                                            \
+  X(MUTEX_RELEASED, "ompt_mutex_t", 0, "wait id", "cp")                                            \
+  /* nested re-acquire/release */                                                                  \
+  X(NEST_LOCK, "ompt_scope_endpoint_t", 0, "wait id", "cp")                                        \
+  X(LOCK_INIT, "ompt_mutex_t", "hint", "wait id", "cp")                                            \
+  X(LOCK_DESTROY, "ompt_mutex_t", 0, "wait id", "cp")                                              \
+  X(WORK_BEGIN, "ompt_work_t", "count (saturated)", "cp", "parallel id")                           \
+  X(WORK_END, "ompt_work_t", "count (saturated)", "cp", "parallel id")                             \
+  X(MASKED_BEGIN, 0, 0, "cp", "parallel id")                                                       \
+  X(MASKED_END, 0, 0, "cp", "parallel id")                                                         \
+  X(REDUCTION_BEGIN, "ompt_sync_region_t", 0, "cp", "parallel id")                                 \
+  X(REDUCTION_END, "ompt_sync_region_t", 0, "cp", "parallel id")                                   \
+  X(FLUSH, 0, 0, "cp", 0)                                                                          \
+  X(CANCEL, 0, "ompt_cancel_flag_t bits", "cp", 0)                                                 \
+  X(CONTROL_TOOL, 0, "command", "modifier", "cp")                                                  \
+  X(ERROR, "ompt_severity_t", 0, "cp", 0)                                                          \
+  /* records dropped before this one; written by the buffer layer, never by handlers */            \
+  X(LOST, 0, "count (saturated)", "first lost ts", "last lost ts")
+// clang-format on
+
 enum ot_rec_type {
   OT_NONE = 0,
-  OT_THREAD_BEGIN,    /* kind=ompt_thread_t                                   */
-  OT_THREAD_END,      /*                                                      */
-  OT_PARALLEL_BEGIN,  /* a=requested team size, b=cp, c=parallel id, kind=OT_PAR_* flags */
-  OT_PARALLEL_END,    /* b=cp, c=parallel id, kind=OT_PAR_* flags               */
-  OT_IMPLICIT_BEGIN,  /* a=team size (actual), b=parallel id (0 = none), c=thread index in team,
-                         kind=flags (ompt_task_initial/implicit bits)           */
-  OT_IMPLICIT_END,    /* a=team size, b=parallel id as known (0 if NULL), c=index in team */
-  OT_TASK_CREATE,     /* a=ompt task flags, b=cp, c=new task id                 */
-  OT_TASK_SCHEDULE,   /* kind=prior status, b=prior task id, c=next task id     */
-  OT_DEPENDENCE,      /* one per dependence of the task created just before on this thread:
-                         kind=ompt_dependence_type_t, b=variable address, c=task id */
-  OT_TASK_DEPENDENCE, /* b=source task id, c=sink task id                        */
-  OT_SYNC_BEGIN,      /* kind=ompt_sync_region_t, b=cp, c=parallel id (0 if NULL) */
-  OT_SYNC_END,        /* kind=ompt_sync_region_t, b=cp, c=parallel id (0 if NULL) */
-  OT_SYNC_WAIT_BEGIN, /* kind=ompt_sync_region_t, b=cp, c=parallel id (0 if NULL) */
-  OT_SYNC_WAIT_END,   /* kind=ompt_sync_region_t, b=cp, c=parallel id (0 if NULL) */
-  OT_MUTEX_ACQUIRE,   /* kind=ompt_mutex_t, a=hint, b=wait id, c=cp             */
-  OT_MUTEX_ACQUIRED,  /* kind=ompt_mutex_t, b=wait id, c=cp                      */
-  OT_MUTEX_RELEASED,  /* kind=ompt_mutex_t, b=wait id, c=cp                      */
-  OT_NEST_LOCK,       /* kind=ompt_scope_endpoint_t, b=wait id, c=cp (nested re-acquire/release) */
-  OT_LOCK_INIT,       /* kind=ompt_mutex_t, a=hint, b=wait id, c=cp             */
-  OT_LOCK_DESTROY,    /* kind=ompt_mutex_t, b=wait id, c=cp                      */
-  OT_WORK_BEGIN,      /* kind=ompt_work_t, a=count (saturated), b=cp, c=parallel id */
-  OT_WORK_END,        /* kind=ompt_work_t, a=count (saturated), b=cp, c=parallel id */
-  OT_MASKED_BEGIN,    /* b=cp, c=parallel id                                     */
-  OT_MASKED_END,      /* b=cp, c=parallel id                                     */
-  OT_REDUCTION_BEGIN, /* kind=ompt_sync_region_t, b=cp, c=parallel id            */
-  OT_REDUCTION_END,   /* kind=ompt_sync_region_t, b=cp, c=parallel id            */
-  OT_FLUSH,           /* b=cp                                                     */
-  OT_CANCEL,          /* a=ompt_cancel_flag_t bits, b=cp                          */
-  OT_CONTROL_TOOL,    /* a=command, b=modifier, c=cp                              */
-  OT_ERROR,           /* kind=ompt_severity_t, b=cp                               */
-  OT_LOST,            /* records dropped before this one: a=count (saturated), b=first lost ts,
-                         c=last lost ts. Written by the buffer layer, never by handlers. */
-  OT_REC_TYPE_COUNT
+#define OT_REC_ENUM(type, kind, a, b, c) OT_##type,
+  OT_REC_TYPES(OT_REC_ENUM)
+#undef OT_REC_ENUM
+      OT_REC_TYPE_COUNT
 };
+
+/* events/emit.h keeps one bit per record type in a uint64_t. */
+_Static_assert(OT_REC_TYPE_COUNT <= 64, "record types must fit the emit fast-path mask");
 
 /* Kind of parallel begin/end records: the invoker bits of
  * ompt_parallel_flag_t (0x1 program, 0x2 runtime) and its league/team bits

@@ -8,6 +8,7 @@
 #include "buffer/chunk.h"
 #include "buffer/record.h"
 #include "core/log.h"
+#include "core/output_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,7 @@ static pthread_t spill_tid;
 static atomic_flag inline_pass = ATOMIC_FLAG_INIT;
 
 int ot_buffer_init(const char *out_dir) {
-  if (snprintf(spill_dir, sizeof spill_dir, "%s/.spill", out_dir) >= (int)sizeof spill_dir)
+  if (snprintf(spill_dir, sizeof spill_dir, "%s/" OT_SPILL_NAME, out_dir) >= (int)sizeof spill_dir)
     return -1;
   if (mkdir(spill_dir, 0755) != 0 && errno != EEXIST)
     return -1;
@@ -39,9 +40,6 @@ int ot_buffer_init(const char *out_dir) {
 
 const char *ot_spill_dir(void) {
   return spill_dir;
-}
-int ot_spill_failed(void) {
-  return atomic_load(&failed);
 }
 
 static int write_all(int fd, const uint8_t *p, size_t n) {

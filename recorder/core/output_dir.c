@@ -2,7 +2,6 @@
  * is writing to, is never overwritten: the next free <dir>.N is used
  * instead, and the user is told. */
 #include "core/output_dir.h"
-#include "core/config.h"
 #include "core/log.h"
 
 #include <errno.h>
@@ -16,10 +15,10 @@
 static int holds_archive(const char *dir) {
   char p[PATH_MAX + 32];
   struct stat st;
-  snprintf(p, sizeof p, "%s/traces.otf2", dir);
+  snprintf(p, sizeof p, "%s/" OT_ARCHIVE_NAME ".otf2", dir);
   if (stat(p, &st) == 0)
     return 1;
-  snprintf(p, sizeof p, "%s/traces", dir);
+  snprintf(p, sizeof p, "%s/" OT_ARCHIVE_NAME, dir);
   return stat(p, &st) == 0;
 }
 
@@ -60,18 +59,18 @@ static int usable_dir(const char *dir) {
  * a directory. Returns 0 claimed, 1 taken by another run, -1 error. */
 static int claim(const char *dir) {
   char p[PATH_MAX + 32];
-  snprintf(p, sizeof p, "%s/.spill", dir);
+  snprintf(p, sizeof p, "%s/" OT_SPILL_NAME, dir);
   if (mkdir(p, 0755) == 0)
     return 0;
   return errno == EEXIST ? 1 : -1;
 }
 
-int ot_output_dir_create(void) {
+int ot_output_dir_create(char *out, size_t size) {
   char dir[PATH_MAX];
-  size_t len = strlen(ot_cfg.output);
-  while (len > 1 && ot_cfg.output[len - 1] == '/') /* "out/" names "out" */
-    ot_cfg.output[--len] = '\0';
-  snprintf(dir, sizeof dir, "%s", ot_cfg.output);
+  size_t len = strlen(out);
+  while (len > 1 && out[len - 1] == '/') /* "out/" names "out" */
+    out[--len] = '\0';
+  snprintf(dir, sizeof dir, "%s", out);
   for (unsigned n = 1;; n++) {
     if (!holds_archive(dir)) {
       if (usable_dir(dir) != 0) {
@@ -88,25 +87,25 @@ int ot_output_dir_create(void) {
         return -1;
       }
     }
-    if (snprintf(dir, sizeof dir, "%s.%u", ot_cfg.output, n) >= (int)sizeof dir || n > 9999) {
-      ot_warn("cannot pick a new directory next to %s: tracing is off", ot_cfg.output);
+    if (snprintf(dir, sizeof dir, "%s.%u", out, n) >= (int)sizeof dir || n > 9999) {
+      ot_warn("cannot pick a new directory next to %s: tracing is off", out);
       return -1;
     }
   }
-  if (strcmp(dir, ot_cfg.output) != 0)
-    ot_warn("%s already holds an archive or is in use: writing to %s instead", ot_cfg.output, dir);
+  if (strcmp(dir, out) != 0)
+    ot_warn("%s already holds an archive or is in use: writing to %s instead", out, dir);
   char abs[PATH_MAX];
-  if (!realpath(dir, abs) || strlen(abs) >= sizeof ot_cfg.output) {
+  if (!realpath(dir, abs) || strlen(abs) >= size) {
     ot_warn("cannot resolve the output directory %s: %s; tracing is off", dir, strerror(errno));
     return -1;
   }
-  memcpy(ot_cfg.output, abs, strlen(abs) + 1);
+  memcpy(out, abs, strlen(abs) + 1);
   return 0;
 }
 
-void ot_output_dir_abandon(void) {
+void ot_output_dir_abandon(const char *dir) {
   char p[PATH_MAX + 32];
-  snprintf(p, sizeof p, "%s/.spill", ot_cfg.output);
+  snprintf(p, sizeof p, "%s/" OT_SPILL_NAME, dir);
   rmdir(p);
-  rmdir(ot_cfg.output); /* fails, as wanted, when the directory holds anything else */
+  rmdir(dir); /* fails, as wanted, when the directory holds anything else */
 }

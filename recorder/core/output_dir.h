@@ -2,13 +2,23 @@
 #ifndef OMPTRACE_OUTPUT_DIR_H
 #define OMPTRACE_OUTPUT_DIR_H
 
-/* Creates ot_cfg.output (parents included) or, when it already holds an
- * archive, the first free <dir>.N; stores the absolute path back into
- * ot_cfg.output. Returns 0, or -1 after one error line. */
-int ot_output_dir_create(void);
-/* Tracing could not start after the directory was claimed: removes the
- * claim (<dir>/.spill) and the directory itself when nothing else is in it. */
-void ot_output_dir_abandon(void);
+#include <stddef.h>
+
+/* What a run puts in its directory: the OTF2 archive <dir>/traces.otf2
+ * (with traces.def and traces/) and the spill directory <dir>/.spill,
+ * which also claims the directory for one run until the archive is
+ * written. */
+#define OT_ARCHIVE_NAME "traces"
+#define OT_SPILL_NAME ".spill"
+
+/* Creates the directory out (parents included) or, when it already holds
+ * an archive or another run's claim, the first free <out>.N; stores the
+ * absolute path of the directory chosen back into out (size bytes).
+ * Returns 0, or -1 after one error line. */
+int ot_output_dir_create(char *out, size_t size);
+/* Tracing could not start after dir was claimed: removes the claim
+ * (<dir>/.spill) and the directory itself when nothing else is in it. */
+void ot_output_dir_abandon(const char *dir);
 /* mkdir -p: 0 when path is (now) a directory path that exists; -1 with
  * errno set otherwise. */
 int ot_make_dirs(const char *path);

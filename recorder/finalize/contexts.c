@@ -367,8 +367,9 @@ static int in_runtime(const ot_capture *c) {
   return 0;
 }
 
+/* Not working: the wait states and those numbered after them (idle, overhead). */
 static int is_wait(uint32_t state) {
-  return state >= 0x10 && state != ompt_state_undefined;
+  return state >= ompt_state_wait_barrier && state != ompt_state_undefined;
 }
 
 /* The sample's state as a pseudo-frame name, NULL for user work. Uses the

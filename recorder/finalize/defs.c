@@ -76,10 +76,6 @@ uint32_t ot_defs_lost_records(void) {
                            OTF2_TYPE_UINT64);
 }
 
-uint32_t ot_defs_region_count(void) {
-  return regions.n;
-}
-
 #define CHECK(call)                                                                                \
   do {                                                                                             \
     OTF2_ErrorCode e_ = (call);                                                                    \

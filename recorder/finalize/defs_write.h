@@ -11,7 +11,6 @@ OTF2_ErrorCode ot_defs_write_strings(OTF2_GlobalDefWriter *w);
 OTF2_ErrorCode ot_defs_write_regions(OTF2_GlobalDefWriter *w);
 OTF2_ErrorCode ot_defs_write_parameters(OTF2_GlobalDefWriter *w); /* and attributes */
 OTF2_ErrorCode ot_defs_write_sampling(OTF2_GlobalDefWriter *w);
-uint32_t ot_defs_region_count(void);
 void ot_defs_reset(void);
 
 #endif

@@ -15,6 +15,7 @@
 #include "finalize/samples_out.h"
 #include "finalize/scan_ext.h"
 #include "finalize/symbols.h"
+#include "finalize/teams.h"
 #include "services/counters.h"
 
 #include <dirent.h>
@@ -127,11 +128,11 @@ static uint64_t file_size(const char *path) {
 
 static uint64_t archive_size(const char *dir) {
   char path[4200];
-  snprintf(path, sizeof path, "%s/traces.otf2", dir);
+  snprintf(path, sizeof path, "%s/" OT_ARCHIVE_NAME ".otf2", dir);
   uint64_t total = file_size(path);
-  snprintf(path, sizeof path, "%s/traces.def", dir);
+  snprintf(path, sizeof path, "%s/" OT_ARCHIVE_NAME ".def", dir);
   total += file_size(path);
-  snprintf(path, sizeof path, "%s/traces", dir);
+  snprintf(path, sizeof path, "%s/" OT_ARCHIVE_NAME, dir);
   DIR *d = opendir(path);
   if (!d)
     return total;
@@ -265,9 +266,8 @@ static void release_all(void) {
   nlast = 0;
 }
 
-int ot_finalize_write(void) {
+int ot_finalize_write(const char *dir) {
   uint64_t t0 = ot_monotonic_ns();
-  const char *dir = ot_cfg.output;
   uint32_t nloc = ot_thread_count();
   unsigned nmetrics = ot_counters_count();
   if (nmetrics > OT_WRITER_MAX_METRICS)
@@ -302,7 +302,7 @@ int ot_finalize_write(void) {
     goto done;
   }
   OTF2_Error_RegisterCallback(on_otf2_error, NULL);
-  archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_SIZE, 4 * CHUNK_SIZE,
+  archive = OTF2_Archive_Open(dir, OT_ARCHIVE_NAME, OTF2_FILEMODE_WRITE, CHUNK_SIZE, 4 * CHUNK_SIZE,
                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!archive) {
     reason = otf2_reason[0] ? otf2_reason : "cannot create the archive";
@@ -383,7 +383,7 @@ done:
                               ot_samples_taken());
     if (ot_samples_failed() && off < sizeof extra)
       snprintf(extra + off, sizeof extra - off, " (%" PRIu64 " failed)", ot_samples_failed());
-    ot_info("wrote %s/traces.otf2: %u threads, %" PRIu64 " events, %s (%.1f B/event), "
+    ot_info("wrote %s/" OT_ARCHIVE_NAME ".otf2: %u threads, %" PRIu64 " events, %s (%.1f B/event), "
             "finalize %.2f s%s",
             dir, nloc, total, size, total ? (double)bytes / (double)total : 0.0,
             (double)(ot_monotonic_ns() - t0) * 1e-9, extra);

@@ -9,7 +9,8 @@
 uint64_t ot_out_ts(uint32_t loc, uint64_t raw);
 
 /* Runs the whole finalize pipeline (scan, symbols, samples, replay into
- * OTF2, definitions) and prints the exit line. Returns 0 on success. */
-int ot_finalize_write(void);
+ * OTF2, definitions) into the archive dir/traces and prints the exit
+ * line. Returns 0 on success. */
+int ot_finalize_write(const char *dir);
 
 #endif

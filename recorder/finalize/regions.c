@@ -6,6 +6,7 @@
 #include "finalize/symbols.h"
 
 #include <inttypes.h>
+#include <omp-tools.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,8 +74,11 @@ static const struct {
 static ot_u64map cache; /* (construct << 56 | codeptr) -> region id */
 
 enum ot_construct ot_cancel_construct(uint32_t flags) {
-  int what = flags & 0x1 ? 0 : flags & 0x2 ? 1 : flags & 0x4 ? 2 : 3;
-  int how = flags & 0x10 ? 0 : flags & 0x20 ? 1 : 2;
+  int what = flags & ompt_cancel_parallel   ? 0
+             : flags & ompt_cancel_sections ? 1
+             : flags & ompt_cancel_loop     ? 2
+                                            : 3; /* taskgroup */
+  int how = flags & ompt_cancel_activated ? 0 : flags & ompt_cancel_detected ? 1 : 2;
   return (enum ot_construct)(OC_CANCEL_FIRST + what * 3 + how);
 }
 

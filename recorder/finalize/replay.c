@@ -18,46 +18,13 @@
 #include "finalize/scan_ext.h"
 #include "finalize/suspended.h"
 #include "finalize/symbols.h"
+#include "finalize/teams.h"
 #include "services/counters.h"
 
 #include <inttypes.h>
 #include <omp-tools.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* OMPT constants (omp-tools.h). */
-enum { TASK_INITIAL = ompt_task_initial, TASK_EXPLICIT = ompt_task_explicit };
-enum {
-  SY_BARRIER = 1,
-  SY_IMPLICIT = 2,
-  SY_EXPLICIT = 3,
-  SY_IMPL = 4,
-  SY_TASKWAIT = 5,
-  SY_TASKGROUP = 6,
-  SY_REDUCTION = 7,
-  SY_IMPLICIT_WS = 8,
-  SY_IMPLICIT_PAR = 9,
-  SY_TEAMS = 10
-};
-enum {
-  WK_LOOP = 1,
-  WK_SECTIONS,
-  WK_SINGLE_EXEC,
-  WK_SINGLE_OTHER,
-  WK_WORKSHARE,
-  WK_DISTRIBUTE,
-  WK_TASKLOOP,
-  WK_SCOPE
-};
-enum {
-  MX_LOCK = 1,
-  MX_TEST_LOCK,
-  MX_NEST_LOCK,
-  MX_TEST_NEST_LOCK,
-  MX_CRITICAL,
-  MX_ATOMIC,
-  MX_ORDERED
-};
 
 enum { PAR_REGION = 0, PAR_LEAGUE = 1 }; /* sub of an F_PARALLEL frame */
 
@@ -266,7 +233,11 @@ static uint64_t effective_cp(const loc_state *ls, uint64_t cp) {
 }
 
 static uint32_t lock_id(uint8_t mutex_kind, uint64_t wait) {
-  uint64_t key[2] = {mutex_kind == MX_CRITICAL ? 1u : mutex_kind == MX_ORDERED ? 2u : 0u, wait};
+  uint64_t key[2] = {0, wait}; /* class: 1 critical, 2 ordered, 0 locks */
+  if (mutex_kind == ompt_mutex_critical)
+    key[0] = 1;
+  else if (mutex_kind == ompt_mutex_ordered)
+    key[0] = 2;
   uint32_t id = ot_intern_get(&locks, key, sizeof key, NULL);
   if (id == UINT32_MAX)
     return 0;
@@ -286,20 +257,20 @@ static uint32_t lock_id(uint8_t mutex_kind, uint64_t wait) {
 
 static void sync_constructs(uint8_t kind, enum ot_construct *c, enum ot_construct *wait) {
   switch (kind) {
-  case SY_EXPLICIT:
-  case SY_BARRIER:
+  case ompt_sync_region_barrier_explicit:
+  case ompt_sync_region_barrier:
     *c = OC_BARRIER, *wait = OC_BARRIER_WAIT;
     break;
-  case SY_IMPL:
+  case ompt_sync_region_barrier_implementation:
     *c = OC_IMPL_BARRIER, *wait = OC_IMPL_BARRIER_WAIT;
     break;
-  case SY_TASKWAIT:
+  case ompt_sync_region_taskwait:
     *c = OC_TASKWAIT, *wait = OC_TASKWAIT_WAIT;
     break;
-  case SY_TASKGROUP:
+  case ompt_sync_region_taskgroup:
     *c = OC_TASKGROUP, *wait = OC_TASKGROUP_WAIT;
     break;
-  case SY_REDUCTION:
+  case ompt_sync_region_reduction:
     *c = OC_SYNC_REDUCTION, *wait = OC_SYNC_REDUCTION_WAIT;
     break;
   default: /* implicit barriers of every flavour */
@@ -310,18 +281,18 @@ static void sync_constructs(uint8_t kind, enum ot_construct *c, enum ot_construc
 
 static enum ot_construct work_construct(uint8_t kind) {
   switch (kind) {
-  case WK_SECTIONS:
+  case ompt_work_sections:
     return OC_SECTIONS;
-  case WK_SINGLE_EXEC:
-  case WK_SINGLE_OTHER:
+  case ompt_work_single_executor:
+  case ompt_work_single_other:
     return OC_SINGLE;
-  case WK_WORKSHARE:
+  case ompt_work_workshare:
     return OC_WORKSHARE;
-  case WK_DISTRIBUTE:
+  case ompt_work_distribute:
     return OC_DISTRIBUTE;
-  case WK_TASKLOOP:
+  case ompt_work_taskloop:
     return OC_TASKLOOP;
-  case WK_SCOPE:
+  case ompt_work_scope:
     return OC_SCOPE;
   default:
     return OC_LOOP;
@@ -331,17 +302,17 @@ static enum ot_construct work_construct(uint8_t kind) {
 static void mutex_constructs(uint8_t kind, enum ot_construct *c, enum ot_construct *wait,
                              enum ot_construct *sblock) {
   switch (kind) {
-  case MX_CRITICAL:
+  case ompt_mutex_critical:
     *c = OC_CRITICAL, *wait = OC_CRITICAL_WAIT, *sblock = OC_CRITICAL_SBLOCK;
     break;
-  case MX_ORDERED:
+  case ompt_mutex_ordered:
     *c = OC_ORDERED, *wait = OC_ORDERED_WAIT, *sblock = OC_ORDERED_SBLOCK;
     break;
-  case MX_ATOMIC:
+  case ompt_mutex_atomic:
     *c = OC_ATOMIC, *wait = OC_ATOMIC_WAIT, *sblock = OC_ATOMIC_SBLOCK;
     break;
-  case MX_NEST_LOCK:
-  case MX_TEST_NEST_LOCK:
+  case ompt_mutex_nest_lock:
+  case ompt_mutex_test_nest_lock:
     *c = OC_SET_NEST_LOCK, *wait = OC_LOCK_WAIT, *sblock = OC_COUNT;
     break;
   default:
@@ -532,7 +503,7 @@ static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
     return;
   enter(ls, t, f->region);
   /* A nest lock this thread holds already is re-acquired without waiting. */
-  if ((r->kind == MX_NEST_LOCK || r->kind == MX_TEST_NEST_LOCK) && holds(ls, r->b))
+  if ((r->kind == ompt_mutex_nest_lock || r->kind == ompt_mutex_test_nest_lock) && holds(ls, r->b))
     return;
   f = push(ls, F_MWAIT, r->kind, ot_region(wait, cp), r->b, cp);
   if (f)
@@ -581,7 +552,8 @@ static void mutex_acquired(loc_state *ls, const ot_rec *r, uint64_t t) {
 }
 
 static void mutex_released(loc_state *ls, const ot_rec *r, uint64_t t) {
-  if (r->kind == MX_CRITICAL || r->kind == MX_ORDERED || r->kind == MX_ATOMIC) {
+  if (r->kind == ompt_mutex_critical || r->kind == ompt_mutex_ordered ||
+      r->kind == ompt_mutex_atomic) {
     int64_t i = find(ls, F_MSBLOCK, r->b, 0);
     if (i >= 0) {
       close_to(ls, i, t); /* Leave(sblock) + ThreadReleaseLock */
@@ -617,8 +589,8 @@ static void close_create(loc_state *ls) {
   }
   if (ls->dwait_pending) { /* the dependences of a taskwait are written: its wait begins */
     ls->dwait_pending = 0;
-    frame *f = push(ls, F_SYNC_WAIT, SY_TASKWAIT, ot_region(OC_TASKWAIT_WAIT, ls->dwait_cp),
-                    ls->dwait_task, ls->dwait_cp);
+    frame *f = push(ls, F_SYNC_WAIT, ompt_sync_region_taskwait,
+                    ot_region(OC_TASKWAIT_WAIT, ls->dwait_cp), ls->dwait_task, ls->dwait_cp);
     if (f)
       enter(ls, ls->dwait_t, f->region);
   }
@@ -657,7 +629,7 @@ static void end_frame(loc_state *ls, uint8_t type, uint64_t t) {
  * nested in it. */
 static void end_open_single(loc_state *ls, uint64_t t) {
   int64_t i = find(ls, F_WORK, 0, 1);
-  if (i >= 0 && ls->st[i].sub == WK_SINGLE_EXEC)
+  if (i >= 0 && ls->st[i].sub == ompt_work_single_executor)
     close_to(ls, i, t);
 }
 
@@ -666,7 +638,8 @@ static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   sync_constructs(r->kind, &c, &wait);
   switch (r->type) {
   case OT_SYNC_BEGIN: {
-    if (ot_sync_is_implicit_barrier(r->kind) || r->kind == SY_EXPLICIT || r->kind == SY_IMPL)
+    if (ot_sync_is_implicit_barrier(r->kind) || r->kind == ompt_sync_region_barrier_explicit ||
+        r->kind == ompt_sync_region_barrier_implementation)
       end_open_single(ls, t);
     uint64_t cp = r->b;
     if (!ot_symbols_user_cp(cp) && ls->prev_work_cp && ot_sync_is_implicit_barrier(r->kind) &&
@@ -706,7 +679,7 @@ static void parallel_fork(loc_state *ls, const ot_rec *r, uint64_t t) {
 static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
   uint64_t id = r->b;
   uint8_t sub = PAR_REGION;
-  if (r->kind & TASK_INITIAL) { /* a league of one team gets a stale parallel_data */
+  if (r->kind & ompt_task_initial) { /* a league of one team gets a stale parallel_data */
     id = ls->league ? ls->league : id;
     sub = PAR_LEAGUE;
   }
@@ -793,7 +766,7 @@ static void pseudo_create(loc_state *ls, const ot_rec *r, uint64_t t) {
     return;
   }
   uint64_t cp = effective_cp(ls, r->b);
-  frame *f = push(ls, F_SYNC, SY_TASKWAIT, ot_region(OC_TASKWAIT, cp), r->c, cp);
+  frame *f = push(ls, F_SYNC, ompt_sync_region_taskwait, ot_region(OC_TASKWAIT, cp), r->c, cp);
   if (!f)
     return;
   enter(ls, t, f->region);
@@ -827,7 +800,8 @@ static void process(loc_state *ls, const ot_rec *r) {
       !((r->type == OT_MUTEX_ACQUIRED || r->type == OT_NEST_LOCK) &&
         r->b == ls->st[ls->n - 1].id)) {
     uint8_t k = ls->st[ls->n - 1].sub;
-    if (k == MX_LOCK || k == MX_TEST_LOCK || k == MX_NEST_LOCK || k == MX_TEST_NEST_LOCK)
+    if (k == ompt_mutex_lock || k == ompt_mutex_test_lock || k == ompt_mutex_nest_lock ||
+        k == ompt_mutex_test_nest_lock)
       close_to(ls, ls->n - 2, t);
   }
   if (r->nval > 0 && nmetrics > 0) {
@@ -856,7 +830,7 @@ static void process(loc_state *ls, const ot_rec *r) {
   case OT_IMPLICIT_END: {
     int64_t i = innermost(ls, F_PARALLEL, 0, 1, 1);
     int league = i >= 0 && ls->st[i].sub == PAR_LEAGUE;
-    if (r->kind & TASK_INITIAL) /* a league member's, or the thread's own (no region) */
+    if (r->kind & ompt_task_initial) /* a league member's, or the thread's own (no region) */
       i = league ? i : -1;
     else if (league) /* a team's internal task: what it left open, not the league */
       i++;
@@ -869,7 +843,7 @@ static void process(loc_state *ls, const ot_rec *r) {
       pseudo_create(ls, r, t);
       break;
     }
-    if (!(r->a & TASK_EXPLICIT) || (r->a & TASK_INITIAL))
+    if (!(r->a & ompt_task_explicit) || (r->a & ompt_task_initial))
       break;
     uint64_t cp = effective_cp(ls, r->b);
     uint64_t site = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(r->c));
@@ -913,17 +887,18 @@ static void process(loc_state *ls, const ot_rec *r) {
     mutex_released(ls, r, t);
     break;
   case OT_NEST_LOCK:
-    if (r->kind == 1) { /* re-acquired: the wait and omp_set_nest_lock end, no lock record */
+    /* Re-acquired: the wait and omp_set_nest_lock end, no lock record. */
+    if (r->kind == ompt_scope_begin) {
       int64_t i = find(ls, F_MUTEX, r->b, 0);
       if (i >= 0)
         close_to(ls, i, t);
     }
     break;
   case OT_WORK_BEGIN:
-    if (r->kind <= WK_WORKSHARE) /* a work-sharing region (taskloop may sit in a single) */
+    if (r->kind <= ompt_work_workshare) /* a work-sharing region (taskloop may sit in a single) */
       end_open_single(ls, t);
     begin_frame(ls, F_WORK, r->kind, work_construct(r->kind), r->b, t);
-    if (r->kind == WK_SINGLE_EXEC)
+    if (r->kind == ompt_work_single_executor)
       begin_frame(ls, F_SBLOCK, r->kind, OC_SINGLE_SBLOCK, r->b, t);
     break;
   case OT_WORK_END: {
@@ -1049,10 +1024,6 @@ out:
   ot_susp_free(free);
   *err = werr;
   return rc != 0 ? rc : werr != OTF2_SUCCESS ? (int)werr : 0;
-}
-
-uint32_t ot_replay_lock_count(void) {
-  return locks.n;
 }
 
 void ot_replay_free(void) {

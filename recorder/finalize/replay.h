@@ -15,7 +15,6 @@
  * OTF2 error (the replay stops there) or -1 when a stream cannot be read. */
 int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t metric_class,
                   OTF2_ErrorCode *err);
-uint32_t ot_replay_lock_count(void);
 /* Last archive time written on loc (finalize/out.c). */
 uint64_t ot_out_last(uint32_t loc);
 void ot_replay_free(void);

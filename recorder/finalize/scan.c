@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TASK_UNTIED 0x10000000u
-#define TASK_INITIAL 0x1u
 #define NEST_MAX 64
 
 #define INLINE_MEMBERS 4
@@ -183,7 +181,7 @@ static int scan_location(uint32_t loc) {
        * thread's own initial task has none). */
       uint64_t pid = r->b;
       int member = 0;
-      if (r->kind & TASK_INITIAL) {
+      if (r->kind & ompt_task_initial) {
         pid = pending_league ? pending_league : pid;
         if (!pid)
           break;
@@ -200,11 +198,11 @@ static int scan_location(uint32_t loc) {
       break;
     }
     case OT_IMPLICIT_END:
-      if (depth > 0 && (!(r->kind & TASK_INITIAL) || league[depth - 1]))
+      if (depth > 0 && (!(r->kind & ompt_task_initial) || league[depth - 1]))
         depth--;
       break;
     case OT_TASK_CREATE:
-      if (r->a & TASK_UNTIED && !ot_u64map_put(&untied, r->c, NULL))
+      if (r->a & ompt_task_untied && !ot_u64map_put(&untied, r->c, NULL))
         goto oom;
       if (r->a & ompt_task_taskwait && npseudo < NEST_MAX) {
         pseudo[npseudo][0] = r->c;

@@ -1,10 +1,10 @@
-/* Scan results beyond scan.h, for the writer itself (finalize/scan.c and
- * finalize/teams.c). */
+/* Scan results beyond scan.h, for the writer itself (finalize/scan.c;
+ * read by finalize/replay.c, out.c and teams.c). */
 #ifndef OMPTRACE_SCAN_EXT_H
 #define OMPTRACE_SCAN_EXT_H
 
 #include "finalize/scan.h"
-#include <otf2/otf2.h>
+#include <omp-tools.h>
 #include <stdint.h>
 
 uint64_t ot_scan_parallel_count(void);
@@ -25,7 +25,9 @@ int ot_scan_ends_parallel(uint32_t loc, uint64_t index);
 /* Sync region kinds libomp uses for implicit barriers (the deprecated
  * barrier and barrier_implicit, and the 5.1 workshare/parallel ones). */
 static inline int ot_sync_is_implicit_barrier(uint8_t kind) {
-  return kind == 1 || kind == 2 || kind == 8 || kind == 9;
+  return kind == ompt_sync_region_barrier || kind == ompt_sync_region_barrier_implicit ||
+         kind == ompt_sync_region_barrier_implicit_workshare ||
+         kind == ompt_sync_region_barrier_implicit_parallel;
 }
 /* The task `task if(0) depend(...)` created right after this pseudo task
  * (libomp puts the dependences on the pseudo task), 0 when the pseudo task
@@ -34,12 +36,5 @@ uint64_t ot_scan_if0_task(uint64_t pseudo_task);
 uint64_t ot_scan_lost(void); /* records dropped, from OT_LOST records */
 uint64_t ot_scan_records(void);
 void ot_scan_free(void);
-
-/* Teams (finalize/teams.c): one Comm per distinct (members, parent team). */
-int ot_teams_build(void);                         /* after ot_scan_run; 0 on success */
-OTF2_CommRef ot_teams_comm(uint64_t parallel_id); /* OTF2_UNDEFINED_COMM if unknown */
-/* Groups (COMM_LOCATIONS id 0, then one COMM_GROUP per team) and Comms. */
-OTF2_ErrorCode ot_teams_write(OTF2_GlobalDefWriter *w, uint32_t nlocations);
-void ot_teams_free(void);
 
 #endif

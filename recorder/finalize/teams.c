@@ -4,6 +4,7 @@
  * of its own kind; the internal region libomp forks for each of its teams
  * is folded into it. Parents are interned before their children, so
  * writing Comms by id never refers forward. */
+#include "finalize/teams.h"
 #include "finalize/defs.h"
 #include "finalize/intern.h"
 #include "finalize/scan_ext.h"

@@ -8,13 +8,7 @@
 #include "services/sampler_ompt.h"
 #include <libunwind.h>
 
-/* While a team forks or joins, libomp can hand out a field address of a
- * NULL structure (seen: parallel_data == 0x220). Nothing is mapped below
- * mmap_min_addr (64 KiB), so such pointers are treated as NULL. */
-static int plausible(const void *p) {
-  return (uintptr_t)p >= 65536 && ((uintptr_t)p & 7) == 0;
-}
-
+/* signal-safe: reachable from the sampling signal handler. */
 static unsigned take_levels(ot_cap_level *lv) {
   if (!ot_smp_get_task_info)
     return 0;
@@ -25,11 +19,11 @@ static unsigned take_levels(ot_cap_level *lv) {
     ompt_frame_t *frame = NULL;
     if (ot_smp_get_task_info((int)n, &flags, &task, &frame, &par, &thread_num) != 2)
       break;
-    int fr_ok = plausible(frame);
+    int fr_ok = ot_smp_plausible(frame);
     lv[n].exit_fp = fr_ok ? (uint64_t)(uintptr_t)frame->exit_frame.ptr : 0;
     lv[n].enter_fp = fr_ok ? (uint64_t)(uintptr_t)frame->enter_frame.ptr : 0;
-    lv[n].parallel_id = plausible(par) ? OT_PARALLEL_CLEAN(par->value) : 0;
-    lv[n].task_id = plausible(task) ? task->value : 0;
+    lv[n].parallel_id = ot_smp_plausible(par) ? OT_PARALLEL_CLEAN(par->value) : 0;
+    lv[n].task_id = ot_smp_plausible(task) ? task->value : 0;
     lv[n].flags = (uint32_t)flags;
     lv[n].thread_num = thread_num;
     n++;
@@ -37,6 +31,7 @@ static unsigned take_levels(ot_cap_level *lv) {
   return n;
 }
 
+/* signal-safe: reachable from the sampling signal handler. */
 static unsigned take_frames(ot_sampler_thread *st, ot_cap_frame *fr, void *ucontext,
                             uint8_t *truncated) {
   unw_cursor_t cur;
@@ -74,6 +69,7 @@ static unsigned take_frames(ot_sampler_thread *st, ot_cap_frame *fr, void *ucont
   return n;
 }
 
+/* signal-safe: reachable from the sampling signal handler. */
 ot_capture *ot_capture_take(ot_sampler_thread *st, ot_cap_buf *buf, void *ucontext, int kind) {
   if (!buf->base || buf->cap - buf->used < OT_CAP_MAX_SIZE)
     return NULL;

@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/thread.h"
 #include "services/sampler_buf.h"
+#include "services/sampler_guard.h"
 #include "services/sampler_ompt.h"
 #include <errno.h>
 #include <signal.h>
@@ -20,6 +21,7 @@ static int installed;
 static int signo;
 static atomic_uint retaken;
 
+/* signal-safe: reachable from the sampling signal handler. */
 static void chain(int sig, siginfo_t *si, void *uc) {
   const struct sigaction *old = &old_actions[atomic_load(&old_slot)];
   if (old->sa_flags & SA_SIGINFO) {
@@ -32,7 +34,8 @@ static void chain(int sig, siginfo_t *si, void *uc) {
    * is not ours is dropped instead. */
 }
 
-/* Flags every enclosing parallel region as sampled, so its master captures
+/* signal-safe: reachable from the sampling signal handler.
+ * Flags every enclosing parallel region as sampled, so its master captures
  * the fork context at parallel_end (record.h, OT_PARALLEL_SAMPLED_BIT). */
 static void mark_regions(void) {
   if (!ot_smp_get_parallel_info)
@@ -42,7 +45,7 @@ static void mark_regions(void) {
     int size = 0;
     if (ot_smp_get_parallel_info(level, &pd, &size) != 2)
       break;
-    if ((uintptr_t)pd < 65536 || ((uintptr_t)pd & 7)) /* see sampler_capture.c */
+    if (!ot_smp_plausible(pd))
       continue;
     uint64_t v = __atomic_load_n(&pd->value, __ATOMIC_RELAXED);
     if (v != 0 && !(v & OT_PARALLEL_SAMPLED_BIT))
@@ -50,6 +53,7 @@ static void mark_regions(void) {
   }
 }
 
+/* signal-safe: the sampling signal handler itself. */
 static void on_signal(int sig, siginfo_t *si, void *uc) {
   int saved_errno = errno;
   ot_thread *t = ot_self;
@@ -67,13 +71,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
     errno = saved_errno;
     return;
   }
-  if (st->busy) {
+  if (!ot_safe_enter(st)) {
     st->busy_skips++;
     errno = saved_errno;
     return;
   }
-  st->busy = 1;
-  atomic_signal_fence(memory_order_seq_cst);
   ot_capture *c = ot_capture_take(st, &st->samples, uc, OT_CAP_SAMPLE);
   if (c) {
     st->samples.used += c->size;
@@ -83,8 +85,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   } else {
     st->full++;
   }
-  atomic_signal_fence(memory_order_seq_cst);
-  st->busy = 0;
+  ot_safe_exit(st);
   errno = saved_errno;
 }
 
