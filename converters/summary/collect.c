@@ -1,73 +1,76 @@
-/* Forwards the reader's callbacks to the analyses: one pass over the
- * events serves every section of the report. */
+/* The analysis table: the reader's callbacks go to every analysis's hooks,
+ * so one pass over the events serves every section of the report; after
+ * it, finish, report and free run over the table in its order. */
 #include "summary.h"
 
 #include <stdlib.h>
 
-#define S(u) ((sm *)(u))
+/* Report order; findings last, as its finish reads the others' facts. */
+static const sm_analysis *const analyses[] = {
+    &sm_overview_analysis, &sm_threads_analysis,  &sm_regions_analysis, &sm_tasks_analysis,
+    &sm_locks_analysis,    &sm_counters_analysis, &sm_samples_analysis, &sm_findings_analysis,
+};
+#define NANALYSES (sizeof analyses / sizeof *analyses)
+
+/* Calls hook H of every analysis that has one. */
+#define EACH(u, h, ...)                                                                            \
+  for (size_t i_ = 0; i_ < NANALYSES; i_++)                                                        \
+    if (analyses[i_]->hooks.h)                                                                     \
+  analyses[i_]->hooks.h((sm *)(u), __VA_ARGS__)
 
 static void on_enter(void *u, const otr_loc *l, const otr_frame *f) {
-  regions_enter(S(u), l, f);
+  EACH(u, enter, l, f);
 }
 
 static void on_leave(void *u, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t,
                      const double *md) {
-  regions_leave(S(u), l, f, p, t);
-  if (f->cls == OTR_C_TASK_CREATE)
-    tasks_leave(S(u), l, f, t);
-  if (md)
-    counters_leave(S(u), l, f, md);
+  EACH(u, leave, l, f, p, t, md);
 }
 
 static void on_team_end(void *u, otr_team *t) {
-  regions_team_end(S(u), t);
+  EACH(u, team_end, t);
 }
 
 static void on_acquire(void *u, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t w0,
                        uint64_t t, uint32_t site) {
-  locks_acquire(S(u), l, lock, order, w0, t, site);
+  EACH(u, lock_acquire, l, lock, order, w0, t, site);
 }
 
 static void on_release(void *u, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t) {
-  locks_release(S(u), l, lock, order, t);
+  EACH(u, lock_release, l, lock, order, t);
 }
 
 static void on_task_create(void *u, const otr_loc *l, uint64_t t, uint64_t task) {
-  tasks_create(S(u), l, t, task);
+  EACH(u, task_create, l, t, task);
 }
 
 static void on_task_dep(void *u, const otr_loc *l, uint64_t t, const char *kind) {
-  (void)t;
-  tasks_dep(S(u), l, kind);
+  EACH(u, task_dep, l, t, kind);
 }
 
 static void on_fragment(void *u, const otr_loc *l, uint64_t task, uint32_t region,
                         uint64_t active) {
-  tasks_fragment(S(u), l, task, region, active);
+  EACH(u, task_fragment, l, task, region, active);
 }
 
 static void on_complete(void *u, const otr_loc *l, uint64_t t, uint64_t task) {
-  (void)t;
-  tasks_complete(S(u), l, task);
+  EACH(u, task_complete, l, t, task);
 }
 
 static void on_sample(void *u, const otr_loc *l, uint64_t t, uint32_t c, uint32_t g) {
-  (void)t;
-  samples_add(S(u), l, c, g);
+  EACH(u, sample, l, t, c, g);
 }
 
 static void on_total(void *u, const otr_loc *l, const double *first, const double *last) {
-  counters_total(S(u), l, first, last);
+  EACH(u, metric_total, l, first, last);
 }
 
 bool sm_collect(sm *s, char *err, size_t errlen) {
   s->d = otr_defs_of(s->a);
   sm_keys_init(s);
-  regions_init(s);
-  tasks_init(s);
-  locks_init(s);
-  counters_init(s);
-  samples_init(s);
+  for (size_t i = 0; i < NANALYSES; i++)
+    if (analyses[i]->init)
+      analyses[i]->init(s);
   otr_visitor v = {.user = s,
                    .enter = on_enter,
                    .leave = on_leave,
@@ -85,13 +88,23 @@ bool sm_collect(sm *s, char *err, size_t errlen) {
   return ok;
 }
 
+void sm_finish(sm *s) {
+  for (size_t i = 0; i < NANALYSES; i++)
+    if (analyses[i]->finish)
+      analyses[i]->finish(s);
+}
+
+void sm_report(sm *s, report *r) {
+  for (size_t i = 0; i < NANALYSES; i++)
+    if (analyses[i]->report)
+      analyses[i]->report(s, r);
+}
+
 void sm_free(sm *s) {
   if (!s->key_of)
     return;
-  regions_free(s);
-  tasks_free(s);
-  locks_free(s);
-  counters_free(s);
-  samples_free(s);
+  for (size_t i = 0; i < NANALYSES; i++)
+    if (analyses[i]->free)
+      analyses[i]->free(s);
   sm_keys_free(s);
 }

@@ -33,20 +33,25 @@ typedef struct {
   double strength;
 } creg;
 
-static creg *regs;
-static uint32_t nregs;
-static run *runs;
+/* The comparison's state: the runs and the region table. */
+typedef struct {
+  const sm_opts *o;
+  run *runs;
+  uint32_t nr;
+  creg *regs;
+  uint32_t nregs;
+} cmp;
 
-static creg *find(const char *label, otr_class cls, uint32_t nruns) {
-  for (uint32_t i = 0; i < nregs; i++)
-    if (regs[i].cls == cls && !strcmp(regs[i].label, label))
-      return &regs[i];
-  regs = otr_xrealloc(regs, (nregs + 1) * sizeof *regs);
-  creg *r = &regs[nregs++];
+static creg *find(cmp *c, const char *label, otr_class cls) {
+  for (uint32_t i = 0; i < c->nregs; i++)
+    if (c->regs[i].cls == cls && !strcmp(c->regs[i].label, label))
+      return &c->regs[i];
+  c->regs = otr_xrealloc(c->regs, (c->nregs + 1) * sizeof *c->regs);
+  creg *r = &c->regs[c->nregs++];
   r->label = otr_xstrdup(label);
   r->cls = cls;
-  r->t = otr_xmalloc(nruns * sizeof *r->t);
-  for (uint32_t k = 0; k < nruns; k++)
+  r->t = otr_xmalloc(c->nr * sizeof *r->t);
+  for (uint32_t k = 0; k < c->nr; k++)
     r->t[k] = NAN;
   r->strength = 0;
   return r;
@@ -54,12 +59,12 @@ static creg *find(const char *label, otr_class cls, uint32_t nruns) {
 
 /* Run i (runs sorted by thread count) is a degradation rank of g: g is
  * slower there than in a run with fewer threads, beyond the tolerance. */
-static bool degraded(const creg *g, uint32_t i, double tolerance) {
+static bool degraded(const cmp *c, const creg *g, uint32_t i) {
   if (isnan(g->t[i]))
     return false;
   for (uint32_t j = 0; j < i; j++)
-    if (runs[j].threads < runs[i].threads && !isnan(g->t[j]) &&
-        g->t[i] > g->t[j] * (1.0 + tolerance))
+    if (c->runs[j].threads < c->runs[i].threads && !isnan(g->t[j]) &&
+        g->t[i] > g->t[j] * (1.0 + c->o->tolerance))
       return true;
   return false;
 }
@@ -72,9 +77,10 @@ static int by_strength(const void *a, const void *b) {
 }
 
 /* Reads one archive into runs[i] and the region table (column i). */
-static bool load(const char *path, uint32_t i, uint32_t nruns, const sm_opts *o) {
+static bool load(cmp *c, const char *path, uint32_t i) {
   char err[600];
-  sm s = {.o = *o};
+  sm s = {.o = *c->o};
+  run *ru = &c->runs[i];
   s.a = otr_open(path, err, sizeof err);
   if (!s.a) {
     fprintf(stderr, "omptrace-summary: %s\n", err);
@@ -84,12 +90,12 @@ static bool load(const char *path, uint32_t i, uint32_t nruns, const sm_opts *o)
   if (!ok) {
     fprintf(stderr, "omptrace-summary: %s: %s\n", otr_anchor(s.a), err);
   } else {
-    runs[i].path = otr_xstrdup(path);
-    runs[i].program = otr_xstrdup(s.d->program);
-    overview_totals(&s, &runs[i].threads, &runs[i].wall, &runs[i].serial);
+    ru->path = otr_xstrdup(path);
+    ru->program = otr_xstrdup(s.d->program);
+    sm_overview_totals(&s, &ru->threads, &ru->wall, &ru->serial);
     for (uint32_t k = 0; k < s.nkeys; k++)
-      if (regions_has(&s, k) && sm_match(&s, sm_label(&s, k)))
-        find(sm_label(&s, k), s.keys[k].cls, nruns)->t[i] = (double)regions_slowest_ns(&s, k);
+      if (sm_regions_has(&s, k) && sm_match(&s, sm_label(&s, k)))
+        find(c, sm_label(&s, k), s.keys[k].cls)->t[i] = (double)sm_regions_slowest_ns(&s, k);
   }
   sm_free(&s);
   otr_close(s.a);
@@ -100,12 +106,13 @@ static bool load(const char *path, uint32_t i, uint32_t nruns, const sm_opts *o)
  * region (construct and source line) in common with the first run is
  * refused with one line. Different program names alone (a renamed binary)
  * only get a warning. Runs are in command-line order here. */
-static bool runs_match(uint32_t nr) {
+static bool runs_match(const cmp *c) {
+  const run *runs = c->runs;
   bool warned = false;
-  for (uint32_t i = 1; i < nr && nregs; i++) { /* nregs 0: --region matched nothing */
+  for (uint32_t i = 1; i < c->nr && c->nregs; i++) { /* nregs 0: --region matched nothing */
     bool common = false;
-    for (uint32_t k = 0; k < nregs && !common; k++)
-      common = !isnan(regs[k].t[0]) && !isnan(regs[k].t[i]);
+    for (uint32_t k = 0; k < c->nregs && !common; k++)
+      common = !isnan(c->regs[k].t[0]) && !isnan(c->regs[k].t[i]);
     if (!common) {
       fprintf(stderr,
               "omptrace-summary: the runs do not match: %s ('%s') and %s ('%s') have no region "
@@ -124,81 +131,98 @@ static bool runs_match(uint32_t nr) {
   return true;
 }
 
-static void free_all(uint32_t nr) {
-  for (uint32_t k = 0; k < nregs; k++) {
-    free(regs[k].label);
-    free(regs[k].t);
+static void free_all(cmp *c) {
+  for (uint32_t k = 0; k < c->nregs; k++) {
+    free(c->regs[k].label);
+    free(c->regs[k].t);
   }
-  free(regs);
-  regs = NULL;
-  nregs = 0;
-  for (uint32_t i = 0; i < nr; i++) {
-    free(runs[i].path);
-    free(runs[i].program);
+  free(c->regs);
+  for (uint32_t i = 0; i < c->nr; i++) {
+    free(c->runs[i].path);
+    free(c->runs[i].program);
   }
-  free(runs);
-  runs = NULL;
+  free(c->runs);
 }
 
-int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
-  uint32_t nr = (uint32_t)n;
-  runs = otr_xcalloc(nr, sizeof *runs);
-  for (uint32_t i = 0; i < nr; i++)
-    if (!load(paths[i], i, nr, o)) {
-      free_all(nr);
-      return 1;
-    }
-  if (!runs_match(nr)) {
-    free_all(nr);
-    return 1;
-  }
-  /* order runs by thread count (stable), permuting the region columns alike */
+/* Orders the runs by thread count (stable), permuting the region columns
+ * alike. */
+static void sort_runs(cmp *c) {
+  uint32_t nr = c->nr;
   uint32_t *perm = otr_xmalloc(nr * sizeof *perm);
   run *sorted = otr_xmalloc(nr * sizeof *sorted);
   for (uint32_t i = 0; i < nr; i++) { /* insertion sort: keeps equal counts in order */
     uint32_t j = i;
-    for (; j > 0 && runs[perm[j - 1]].threads > runs[i].threads; j--)
+    for (; j > 0 && c->runs[perm[j - 1]].threads > c->runs[i].threads; j--)
       perm[j] = perm[j - 1];
     perm[j] = i;
   }
   for (uint32_t i = 0; i < nr; i++)
-    sorted[i] = runs[perm[i]];
+    sorted[i] = c->runs[perm[i]];
   double *tmp = otr_xmalloc(nr * sizeof *tmp);
-  for (uint32_t k = 0; k < nregs; k++) {
+  for (uint32_t k = 0; k < c->nregs; k++) {
     for (uint32_t i = 0; i < nr; i++)
-      tmp[i] = regs[k].t[perm[i]];
-    memcpy(regs[k].t, tmp, nr * sizeof *tmp);
+      tmp[i] = c->regs[k].t[perm[i]];
+    memcpy(c->regs[k].t, tmp, nr * sizeof *tmp);
   }
-  memcpy(runs, sorted, nr * sizeof *runs);
+  memcpy(c->runs, sorted, nr * sizeof *c->runs);
+  free(sorted);
+  free(perm);
+  free(tmp);
+}
 
-  report *r = rp_new(nr ? runs[0].path : "");
-  r->version = OMPTRACE_VERSION;
+/* Each region's strength, then the regions by strength. */
+static void rank_regions(cmp *c) {
+  for (uint32_t k = 0; k < c->nregs; k++) {
+    creg *g = &c->regs[k];
+    for (uint32_t i = 0; i < c->nr; i++)
+      if (degraded(c, g, i) && g->t[i] > g->strength)
+        g->strength = g->t[i];
+  }
+  if (c->nregs > 1)
+    qsort(c->regs, c->nregs, sizeof *c->regs, by_strength);
+}
+
+static void runs_table(const cmp *c, report *r) {
   rtable *rt = rt_new(r, "compare", "runs", "Runs", false);
   rt_col(rt, "archive", "Archive", RV_STR);
   rt_col(rt, "threads", "Threads", RV_INT);
   rt_col(rt, "wall_ns", "Wall time", RV_NS);
   rt_col(rt, "serial_ns", "Serial time", RV_NS);
-  for (uint32_t i = 0; i < nr; i++) {
+  for (uint32_t i = 0; i < c->nr; i++) {
     rt_row(rt);
-    rt_str(rt, runs[i].path);
-    rt_int(rt, runs[i].threads);
-    rt_ns(rt, runs[i].wall);
-    rt_ns(rt, runs[i].serial);
+    rt_str(rt, c->runs[i].path);
+    rt_int(rt, c->runs[i].threads);
+    rt_ns(rt, c->runs[i].wall);
+    rt_ns(rt, c->runs[i].serial);
   }
-  double *thr = otr_xmalloc(nr * sizeof *thr), *sp = otr_xmalloc(nr * sizeof *sp),
-         *ef = otr_xmalloc(nr * sizeof *ef), *st = otr_xmalloc(nr * sizeof *st),
-         *ranks = otr_xmalloc(nr * sizeof *ranks), *tt = otr_xmalloc(nr * sizeof *tt);
-  for (uint32_t i = 0; i < nr; i++)
-    thr[i] = runs[i].threads;
-  /* strengths first, to sort */
-  for (uint32_t k = 0; k < nregs; k++) {
-    creg *g = &regs[k];
-    for (uint32_t i = 0; i < nr; i++)
-      if (degraded(g, i, o->tolerance) && g->t[i] > g->strength)
-        g->strength = g->t[i];
+}
+
+/* Per-run lists of one region's row. */
+typedef struct {
+  double *thr, *tt, *sp, *ef, *st, *ranks;
+  uint32_t nrank;
+} rlists;
+
+static void region_lists(const cmp *c, const creg *g, rlists *v) {
+  uint32_t nr = c->nr, b = 0;
+  const run *runs = c->runs;
+  v->nrank = 0;
+  while (b < nr && isnan(g->t[b]))
+    b++;
+  for (uint32_t i = 0; i < nr; i++) {
+    bool have = !isnan(g->t[i]) && b < nr;
+    v->tt[i] = isnan(g->t[i]) ? 0 : g->t[i];
+    v->sp[i] = have && g->t[i] > 0 ? g->t[b] / g->t[i] : NAN;
+    v->ef[i] = have && runs[i].threads ? v->sp[i] * runs[b].threads / runs[i].threads : NAN;
+    bool degr = degraded(c, g, i);
+    v->st[i] = degr ? g->t[i] : 0;
+    if (degr)
+      v->ranks[v->nrank++] = runs[i].threads;
   }
-  if (nregs > 1)
-    qsort(regs, nregs, sizeof *regs, by_strength);
+}
+
+static void regions_table(const cmp *c, report *r) {
+  uint32_t nr = c->nr;
   rtable *t = rt_new(r, "compare", "regions", "Regions across thread counts", false);
   rt_col(t, "region", "Region", RV_STR);
   rt_col(t, "kind", "Kind", RV_STR);
@@ -210,45 +234,46 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
   rt_col(t, "min_degradation_rank", "Min rank", RV_INT);
   rt_col(t, "strength_ns", "Strength", RV_NSLIST);
   rt_col(t, "max_strength_ns", "Max strength", RV_NS);
-  uint32_t shown = o->top > 0 && (uint32_t)o->top < nregs ? (uint32_t)o->top : nregs;
+  double *buf = otr_xmalloc(6 * (size_t)nr * sizeof *buf);
+  rlists v = {buf, buf + nr, buf + 2 * nr, buf + 3 * nr, buf + 4 * nr, buf + 5 * nr, 0};
+  for (uint32_t i = 0; i < nr; i++)
+    v.thr[i] = c->runs[i].threads;
+  int top = c->o->top;
+  uint32_t shown = top > 0 && (uint32_t)top < c->nregs ? (uint32_t)top : c->nregs;
   for (uint32_t k = 0; k < shown; k++) {
-    creg *g = &regs[k];
-    uint32_t b = 0, nrank = 0;
-    while (b < nr && isnan(g->t[b]))
-      b++;
-    for (uint32_t i = 0; i < nr; i++) {
-      bool have = !isnan(g->t[i]) && b < nr;
-      tt[i] = isnan(g->t[i]) ? 0 : g->t[i];
-      sp[i] = have && g->t[i] > 0 ? g->t[b] / g->t[i] : NAN;
-      ef[i] = have && runs[i].threads ? sp[i] * runs[b].threads / runs[i].threads : NAN;
-      bool degr = degraded(g, i, o->tolerance);
-      st[i] = degr ? g->t[i] : 0;
-      if (degr)
-        ranks[nrank++] = runs[i].threads;
-    }
+    const creg *g = &c->regs[k];
+    region_lists(c, g, &v);
     rt_row(t);
     rt_str(t, g->label);
     rt_str(t, otr_class_name(g->cls));
-    rt_list(t, thr, nr);
-    rt_list(t, tt, nr);
-    rt_list(t, sp, nr);
-    rt_list(t, ef, nr);
-    rt_list(t, ranks, nrank);
-    if (nrank)
-      rt_int(t, (int64_t)ranks[0]);
+    rt_list(t, v.thr, nr);
+    rt_list(t, v.tt, nr);
+    rt_list(t, v.sp, nr);
+    rt_list(t, v.ef, nr);
+    rt_list(t, v.ranks, v.nrank);
+    if (v.nrank)
+      rt_int(t, (int64_t)v.ranks[0]);
     else
       rt_null(t);
-    rt_list(t, st, nr);
+    rt_list(t, v.st, nr);
     rt_ns(t, (uint64_t)g->strength);
   }
   rt_note(t, "time 0 = region absent in that run; speedup and efficiency relative to the "
              "smallest thread count where the region appears");
+  free(buf);
+}
+
+/* The three strongest degradations, each against the fastest run with
+ * fewer threads. */
+static void findings_table(const cmp *c, report *r) {
+  uint32_t nr = c->nr;
+  const run *runs = c->runs;
   rtable *f = rt_new(r, "findings", "findings", "Findings", false);
   f->bullets = true;
   rt_col(f, "text", "Finding", RV_STR);
   rt_col(f, "impact_ns", "Time at stake", RV_NS);
-  for (uint32_t k = 0; k < nregs && k < 3; k++) {
-    creg *g = &regs[k];
+  for (uint32_t k = 0; k < c->nregs && k < 3; k++) {
+    const creg *g = &c->regs[k];
     if (g->strength <= 0)
       break;
     uint32_t lo = nr, m = 0;
@@ -272,12 +297,27 @@ int compare_main(char **paths, int n, const sm_opts *o, const char *format) {
     rt_str(f, text);
     rt_ns(f, (uint64_t)g->strength);
   }
+}
+
+int sm_compare_main(char **paths, int n, const sm_opts *o, const char *format) {
+  cmp c = {.o = o, .nr = (uint32_t)n};
+  c.runs = otr_xcalloc(c.nr, sizeof *c.runs);
+  bool ok = true;
+  for (uint32_t i = 0; i < c.nr && ok; i++)
+    ok = load(&c, paths[i], i);
+  if (!ok || !runs_match(&c)) {
+    free_all(&c);
+    return 1;
+  }
+  sort_runs(&c);
+  rank_regions(&c);
+  report *r = rp_new(c.nr ? c.runs[0].path : "");
+  r->version = OMPTRACE_VERSION;
+  runs_table(&c, r);
+  regions_table(&c, r);
+  findings_table(&c, r);
   out_report(stdout, format, r);
   rp_free(r);
-  free_all(nr);
-  free(sorted);
-  free(perm);
-  free(tmp);
-  free(thr), free(sp), free(ef), free(st), free(ranks), free(tt);
+  free_all(&c);
   return 0;
 }

@@ -17,9 +17,13 @@ struct sm_counters {
   double *total;         /* nloc x nm */
   bool *has_total;
   bool any;
+  /* after finish */
+  double *tot;     /* per key: nm, over all threads */
+  uint32_t *order; /* keys with values, by cycles (else the first counter) */
+  uint32_t norder;
 };
 
-void counters_init(sm *s) {
+static void init(sm *s) {
   sm_counters *c = otr_xcalloc(1, sizeof *c);
   c->nm = s->d->n_metrics;
   c->ins = c->cyc = OTR_NONE;
@@ -35,7 +39,11 @@ void counters_init(sm *s) {
   s->counters = c;
 }
 
-void counters_leave(sm *s, const otr_loc *l, const otr_frame *f, const double *delta) {
+static void leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t,
+                  const double *delta) {
+  (void)p, (void)t;
+  if (!delta)
+    return;
   sm_counters *c = s->counters;
   uint32_t key = sm_key_of(s, f->region);
   if (key == OTR_NONE || !c->nm)
@@ -49,7 +57,7 @@ void counters_leave(sm *s, const otr_loc *l, const otr_frame *f, const double *d
   c->any = true;
 }
 
-void counters_total(sm *s, const otr_loc *l, const double *first, const double *last) {
+static void total(sm *s, const otr_loc *l, const double *first, const double *last) {
   sm_counters *c = s->counters;
   for (uint32_t m = 0; m < c->nm; m++)
     if (!isnan(first[m]) && !isnan(last[m]))
@@ -87,7 +95,9 @@ static int by_value(const void *a, const void *b) {
   return strcmp(sm_label(sort_s, *(const uint32_t *)a), sm_label(sort_s, *(const uint32_t *)b));
 }
 
-void counters_report(sm *s, report *r) {
+/* Sums the regions over the threads and orders them; the IPC facts: the
+ * lowest of the rows shown and the whole run's. */
+static void finish(sm *s) {
   sm_counters *c = s->counters;
   if (!c->any || !c->nm)
     return;
@@ -108,64 +118,81 @@ void counters_report(sm *s, report *r) {
   sort_s = s;
   sort_tot = key_rank;
   qsort(order, n, sizeof *order, by_value);
-  rtable *t = rt_new(r, "counters", "regions", "Counters per region (all threads)", false);
-  rt_col(t, "region", "Region", RV_STR);
-  columns(s, t);
-  uint32_t shown = sm_limit(s, n);
+  free(key_rank);
+  c->tot = tot;
+  c->order = order;
+  c->norder = n;
+  if (c->ins == OTR_NONE || c->cyc == OTR_NONE)
+    return;
   double ipc_low = INFINITY;
-  for (uint32_t i = 0; i < shown; i++) {
-    rt_row(t);
-    rt_str(t, sm_label(s, order[i]));
+  for (uint32_t i = 0; i < sm_limit(s, n); i++) {
     const double *v = tot + (size_t)order[i] * nm;
-    values(s, t, v);
-    if (c->ins != OTR_NONE && c->cyc != OTR_NONE && v[c->cyc] > 0 &&
-        v[c->ins] / v[c->cyc] < ipc_low) {
+    if (v[c->cyc] > 0 && v[c->ins] / v[c->cyc] < ipc_low) {
       ipc_low = v[c->ins] / v[c->cyc];
       s->facts.ipc_label = sm_label(s, order[i]);
       s->facts.ipc_low = ipc_low;
     }
   }
+  double ins = 0, cyc = 0;
+  for (uint32_t l = 0; l < nl; l++)
+    if (c->has_total[l]) {
+      ins += c->total[(size_t)l * nm + c->ins];
+      cyc += c->total[(size_t)l * nm + c->cyc];
+    }
+  if (cyc > 0)
+    s->facts.ipc_all = ins / cyc;
+}
+
+static void report_region_threads(sm *s, report *r, uint32_t shown) {
+  sm_counters *c = s->counters;
+  uint32_t nm = c->nm;
+  rtable *d = rt_new(r, "counters", "region_threads", "Counters per region and thread", false);
+  rt_col(d, "region", "Region", RV_STR);
+  rt_col(d, "thread", "Thread", RV_INT);
+  columns(s, d);
+  for (uint32_t i = 0; i < shown; i++)
+    for (uint32_t l = 0; l < s->d->n_locations; l++) {
+      const double *v = c->sum[c->order[i]] + (size_t)l * nm;
+      bool any = false;
+      for (uint32_t m = 0; m < nm; m++)
+        any |= v[m] != 0;
+      if (!any)
+        continue;
+      rt_row(d);
+      rt_str(d, sm_label(s, c->order[i]));
+      rt_int(d, l);
+      values(s, d, v);
+    }
+}
+
+static void report_counters(sm *s, report *r) {
+  sm_counters *c = s->counters;
+  if (!c->any || !c->nm)
+    return;
+  rtable *t = rt_new(r, "counters", "regions", "Counters per region (all threads)", false);
+  rt_col(t, "region", "Region", RV_STR);
+  columns(s, t);
+  uint32_t shown = sm_limit(s, c->norder);
+  for (uint32_t i = 0; i < shown; i++) {
+    rt_row(t);
+    rt_str(t, sm_label(s, c->order[i]));
+    values(s, t, c->tot + (size_t)c->order[i] * c->nm);
+  }
   rtable *th = rt_new(r, "counters", "threads", "Counters per thread (whole run)", false);
   rt_col(th, "thread", "Thread", RV_INT);
   columns(s, th);
-  double *all = otr_xcalloc(nm, sizeof *all);
-  for (uint32_t l = 0; l < nl; l++) {
+  for (uint32_t l = 0; l < s->d->n_locations; l++) {
     if (!c->has_total[l])
       continue;
     rt_row(th);
     rt_int(th, l);
-    values(s, th, c->total + (size_t)l * nm);
-    for (uint32_t m = 0; m < nm; m++)
-      all[m] += c->total[(size_t)l * nm + m];
+    values(s, th, c->total + (size_t)l * c->nm);
   }
-  if (c->ins != OTR_NONE && c->cyc != OTR_NONE && all[c->cyc] > 0)
-    s->facts.ipc_all = all[c->ins] / all[c->cyc];
-  free(all);
-  if (s->o.threads) {
-    rtable *d = rt_new(r, "counters", "region_threads", "Counters per region and thread", false);
-    rt_col(d, "region", "Region", RV_STR);
-    rt_col(d, "thread", "Thread", RV_INT);
-    columns(s, d);
-    for (uint32_t i = 0; i < shown; i++)
-      for (uint32_t l = 0; l < nl; l++) {
-        const double *v = c->sum[order[i]] + (size_t)l * nm;
-        bool any = false;
-        for (uint32_t m = 0; m < nm; m++)
-          any |= v[m] != 0;
-        if (!any)
-          continue;
-        rt_row(d);
-        rt_str(d, sm_label(s, order[i]));
-        rt_int(d, l);
-        values(s, d, v);
-      }
-  }
-  free(order);
-  free(key_rank);
-  free(tot);
+  if (s->o.threads)
+    report_region_threads(s, r, shown);
 }
 
-void counters_free(sm *s) {
+static void free_counters(sm *s) {
   sm_counters *c = s->counters;
   if (!c)
     return;
@@ -174,6 +201,16 @@ void counters_free(sm *s) {
   free(c->sum);
   free(c->total);
   free(c->has_total);
+  free(c->tot);
+  free(c->order);
   free(c);
   s->counters = NULL;
 }
+
+const sm_analysis sm_counters_analysis = {
+    .init = init,
+    .hooks = {.leave = leave, .metric_total = total},
+    .finish = finish,
+    .report = report_counters,
+    .free = free_counters,
+};

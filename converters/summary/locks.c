@@ -39,7 +39,7 @@ struct sm_locks {
   uint32_t n;
 };
 
-void locks_init(sm *s) {
+static void init(sm *s) {
   s->locks = otr_xcalloc(1, sizeof(sm_locks));
 }
 
@@ -69,8 +69,8 @@ static void charge(lockst *x, uint32_t key, uint64_t w) {
   x->b[x->nb++].wait = w;
 }
 
-void locks_acquire(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t w0, uint64_t t,
-                   uint32_t site) {
+static void acquire(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t w0, uint64_t t,
+                    uint32_t site) {
   lockst *x = get(s->locks, lock);
   uint32_t key = sm_key_of(s, site); /* OTR_NONE for an unknown site */
   if (x->label == OTR_NONE)
@@ -106,7 +106,7 @@ void locks_acquire(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint6
   h->order = order, h->loc = l->index, h->site = key, h->acq = t, h->rel = UINT64_MAX;
 }
 
-void locks_release(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t) {
+static void release(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t) {
   (void)l;
   lockst *x = get(s->locks, lock);
   if (!order)
@@ -132,11 +132,32 @@ static int blame_by_wait(const void *a, const void *b) {
   return x->key < y->key ? -1 : x->key > y->key;
 }
 
-void locks_report(sm *s, report *r) {
+/* Orders locks by wait and the blame of each lock shown; the first lock,
+ * when it was waited for, is the findings' lock. */
+static void finish(sm *s) {
   sm_locks *k = s->locks;
   if (!k->n)
     return;
   qsort(k->l, k->n, sizeof *k->l, by_wait);
+  for (uint32_t i = 0; i < sm_limit(s, k->n); i++)
+    if (k->l[i]->nb > 1)
+      qsort(k->l[i]->b, k->l[i]->nb, sizeof *k->l[i]->b, blame_by_wait);
+  const lockst *x = k->l[0];
+  if (x->wait) {
+    s->facts.lock_label = sm_label(s, x->label);
+    s->facts.lock_wait_ns = sm_ns(s, x->wait);
+    s->facts.lock_contention = x->acq ? (double)x->contended / (double)x->acq : 0;
+    if (x->nb) {
+      s->facts.blame_label = sm_label(s, x->b[0].key);
+      s->facts.blame_ns = sm_ns(s, x->b[0].wait);
+    }
+  }
+}
+
+static void report_locks(sm *s, report *r) {
+  sm_locks *k = s->locks;
+  if (!k->n)
+    return;
   rtable *t = rt_new(r, "locks", "locks", "Locks and critical sections", false);
   rt_col(t, "lock", "Lock", RV_INT);
   rt_col(t, "name", "First acquired at", RV_STR);
@@ -167,23 +188,12 @@ void locks_report(sm *s, report *r) {
     rt_pct(t, x->acq ? (double)x->contended / (double)x->acq : 0);
     rt_ns(t, sm_ns(s, x->held));
     rt_ns(t, sm_ns(s, x->wait - x->blamed));
-    if (x->nb > 1)
-      qsort(x->b, x->nb, sizeof *x->b, blame_by_wait);
     for (uint32_t j = 0; j < sm_limit(s, x->nb); j++) {
       rt_row(b);
       rt_int(b, x->id);
       rt_str(b, sm_label(s, x->b[j].key));
       rt_ns(b, sm_ns(s, x->b[j].wait));
       rt_pct(b, x->wait ? (double)x->b[j].wait / (double)x->wait : 0);
-    }
-    if (i == 0 && x->wait) {
-      s->facts.lock_label = sm_label(s, x->label);
-      s->facts.lock_wait_ns = sm_ns(s, x->wait);
-      s->facts.lock_contention = x->acq ? (double)x->contended / (double)x->acq : 0;
-      if (x->nb) {
-        s->facts.blame_label = sm_label(s, x->b[0].key);
-        s->facts.blame_ns = sm_ns(s, x->b[0].wait);
-      }
     }
   }
   rt_note(t,
@@ -192,7 +202,7 @@ void locks_report(sm *s, report *r) {
           shown < k->n ? "more locks with --top 0; " : "");
 }
 
-void locks_free(sm *s) {
+static void free_locks(sm *s) {
   sm_locks *k = s->locks;
   if (!k)
     return;
@@ -205,3 +215,11 @@ void locks_free(sm *s) {
   free(k);
   s->locks = NULL;
 }
+
+const sm_analysis sm_locks_analysis = {
+    .init = init,
+    .hooks = {.lock_acquire = acquire, .lock_release = release},
+    .finish = finish,
+    .report = report_locks,
+    .free = free_locks,
+};

@@ -43,14 +43,8 @@ static int summary(const char *path, const sm_opts *o, const char *format) {
   }
   report *r = rp_new(otr_anchor(s.a));
   r->version = OMPTRACE_VERSION;
-  overview_report(&s, r);
-  threads_report(&s, r);
-  regions_report(&s, r);
-  tasks_report(&s, r);
-  locks_report(&s, r);
-  counters_report(&s, r);
-  samples_report(&s, r);
-  findings_report(&s, r);
+  sm_finish(&s);
+  sm_report(&s, r);
   out_report(stdout, format, r);
   rp_free(r);
   sm_free(&s);
@@ -135,7 +129,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "omptrace-summary: --compare needs at least two archives\n");
       return 2;
     }
-    return written(compare_main(argv + optind, n, &o, format));
+    return written(sm_compare_main(argv + optind, n, &o, format));
   }
   if (n != 1) {
     usage(stderr);

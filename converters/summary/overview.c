@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns) {
+void sm_overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns) {
   *threads = 0;
   for (uint32_t i = 0; i < s->d->n_locations; i++)
     if (otr_location(s->a, i)->events)
@@ -80,16 +80,16 @@ static void gaps_report(sm *s, report *r) {
   free(v);
 }
 
-void overview_report(sm *s, report *r) {
-  uint32_t threads, ngaps;
-  uint64_t wall, serial;
-  overview_totals(s, &threads, &wall, &serial);
-  otr_gaps(s->a, &ngaps);
-  s->facts.wall_ns = wall;
-  s->facts.serial_ns = serial;
-  s->facts.threads = threads;
-  s->facts.lost_ns = sm_ns(s, otr_lost_ticks(s->a));
-  s->facts.gaps = ngaps;
+static void finish(sm *s) {
+  sm_facts *f = &s->facts;
+  sm_overview_totals(s, &f->threads, &f->wall_ns, &f->serial_ns);
+  otr_gaps(s->a, &f->gaps);
+  f->lost_ns = sm_ns(s, otr_lost_ticks(s->a));
+}
+
+static void report_run(sm *s, report *r) {
+  uint32_t threads = s->facts.threads, ngaps = s->facts.gaps;
+  uint64_t wall = s->facts.wall_ns, serial = s->facts.serial_ns;
   rtable *t = rt_new(r, "overview", "run", "Run overview", true);
   rt_col(t, "program", "Program", RV_STR);
   rt_col(t, "threads", "Threads", RV_INT);
@@ -125,3 +125,5 @@ void overview_report(sm *s, report *r) {
     rt_note(t, "records are missing: shares and every figure below are of the measured time");
   gaps_report(s, r);
 }
+
+const sm_analysis sm_overview_analysis = {.finish = finish, .report = report_run};

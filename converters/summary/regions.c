@@ -54,6 +54,7 @@ struct sm_regions {
   uint32_t nconstructs;
   kcount **cnt; /* per location, per construct */
   cinst *hash[HBUCKETS];
+  uint32_t *order, norder; /* after finish: keys shown, by gain */
 };
 
 static bool is_ws(otr_class c) {
@@ -78,7 +79,7 @@ static bool is_barrier(otr_class c) {
   return c == OTR_C_IBARRIER || c == OTR_C_EBARRIER;
 }
 
-void regions_init(sm *s) {
+static void init(sm *s) {
   sm_regions *g = otr_xcalloc(1, sizeof *g);
   g->rows = otr_xcalloc(s->nkeys, sizeof *g->rows);
   g->cidx = otr_xmalloc((s->d->n_regions + 1) * sizeof *g->cidx);
@@ -137,7 +138,7 @@ static void cinst_finish(sm *s, cinst *c, pinst *p) {
   free(c);
 }
 
-void regions_enter(sm *s, const otr_loc *l, const otr_frame *f) {
+static void enter(sm *s, const otr_loc *l, const otr_frame *f) {
   sm_regions *g = s->regions;
   if (f->cls == OTR_C_PARALLEL && f->team && !f->team->user)
     f->team->user = otr_xcalloc(1, sizeof(pinst));
@@ -196,7 +197,9 @@ static void ws_leave(sm *s, const otr_loc *l, const otr_frame *f, uint64_t t, ui
     cinst_finish(s, c, p);
 }
 
-void regions_leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t) {
+static void leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t,
+                  const double *md) {
+  (void)md;
   if (f->region >= s->d->n_regions)
     return;
   uint64_t incl = t - f->enter, wait = l->wait_cum - f->wait0;
@@ -232,7 +235,7 @@ void regions_leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame 
   }
 }
 
-void regions_team_end(sm *s, otr_team *team) {
+static void team_end(sm *s, otr_team *team) {
   pinst *p = team->user;
   if (!p)
     return;
@@ -243,11 +246,11 @@ void regions_team_end(sm *s, otr_team *team) {
   team->user = NULL;
 }
 
-bool regions_has(const sm *s, uint32_t key) {
+bool sm_regions_has(const sm *s, uint32_t key) {
   return key < s->nkeys && s->regions->rows[key].instances > 0;
 }
 
-uint64_t regions_slowest_ns(const sm *s, uint32_t key) {
+uint64_t sm_regions_slowest_ns(const sm *s, uint32_t key) {
   const rrow *r = &s->regions->rows[key];
   uint64_t m = 0;
   for (uint32_t i = 0; r->thr && i < s->d->n_locations; i++)
@@ -267,15 +270,52 @@ static int by_gain(const void *a, const void *b) {
   return strcmp(sm_label(sort_s, *(const uint32_t *)a), sm_label(sort_s, *(const uint32_t *)b));
 }
 
-void regions_report(sm *s, report *r) {
+/* Orders the rows by gain; the first row shown, when it gains, is the
+ * findings' imbalanced region. */
+static void finish(sm *s) {
   sm_regions *g = s->regions;
-  uint32_t n = 0, nl = s->d->n_locations;
-  uint32_t *order = otr_xmalloc((s->nkeys + 1) * sizeof *order);
+  uint32_t n = 0, *order = otr_xmalloc((s->nkeys + 1) * sizeof *order);
   for (uint32_t k = 0; k < s->nkeys; k++)
     if (g->rows[k].instances && sm_match(s, sm_label(s, k)))
       order[n++] = k;
   sort_s = s;
   qsort(order, n, sizeof *order, by_gain);
+  g->order = order;
+  g->norder = n;
+  if (sm_limit(s, n) > 0 && g->rows[order[0]].gain) {
+    const rrow *w = &g->rows[order[0]];
+    s->facts.gain_label = sm_label(s, order[0]);
+    s->facts.gain_ns = sm_ns(s, w->gain);
+    s->facts.gain_imbalance = w->sum_max ? (double)w->gain / (double)w->sum_max : 0;
+  }
+}
+
+static void report_threads(sm *s, report *r, uint32_t shown) {
+  sm_regions *g = s->regions;
+  rtable *d = rt_new(r, "regions", "threads", "Regions per thread", false);
+  rt_col(d, "region", "Region", RV_STR);
+  rt_col(d, "thread", "Thread", RV_INT);
+  rt_col(d, "time_ns", "Time", RV_NS);
+  rt_col(d, "busy_ns", "Busy", RV_NS);
+  rt_col(d, "barrier_wait_ns", "Barrier wait", RV_NS);
+  for (uint32_t i = 0; i < shown; i++) {
+    rrow *w = &g->rows[g->order[i]];
+    for (uint32_t l = 0; w->thr && l < s->d->n_locations; l++) {
+      if (!w->thr[l].incl && !w->thr[l].bwait)
+        continue;
+      rt_row(d);
+      rt_str(d, sm_label(s, g->order[i]));
+      rt_int(d, l);
+      rt_ns(d, sm_ns(s, w->thr[l].incl));
+      rt_ns(d, sm_ns(s, w->thr[l].busy));
+      rt_ns(d, sm_ns(s, w->thr[l].bwait));
+    }
+  }
+}
+
+static void report_regions(sm *s, report *r) {
+  sm_regions *g = s->regions;
+  uint32_t n = g->norder, nl = s->d->n_locations, *order = g->order;
   rtable *t =
       rt_new(r, "regions", "regions", "Parallel regions and work-sharing constructs", false);
   rt_col(t, "region", "Region", RV_STR);
@@ -322,43 +362,19 @@ void regions_report(sm *s, report *r) {
     rt_pct(t, s->facts.wall_ns ? (double)sm_ns(s, w->gain) / (double)s->facts.wall_ns : 0);
     rt_ns(t, sm_ns(s, bw));
     rt_list(t, list, nl);
-    if (i == 0 && w->gain) {
-      s->facts.gain_label = sm_label(s, k);
-      s->facts.gain_ns = sm_ns(s, w->gain);
-      s->facts.gain_imbalance = w->sum_max ? (double)w->gain / (double)w->sum_max : 0;
-    }
   }
   if (shown < n)
     rt_note(t, "%u more not shown; --top 0 shows all", n - shown);
-  if (s->o.threads) {
-    rtable *d = rt_new(r, "regions", "threads", "Regions per thread", false);
-    rt_col(d, "region", "Region", RV_STR);
-    rt_col(d, "thread", "Thread", RV_INT);
-    rt_col(d, "time_ns", "Time", RV_NS);
-    rt_col(d, "busy_ns", "Busy", RV_NS);
-    rt_col(d, "barrier_wait_ns", "Barrier wait", RV_NS);
-    for (uint32_t i = 0; i < shown; i++) {
-      rrow *w = &g->rows[order[i]];
-      for (uint32_t l = 0; w->thr && l < nl; l++) {
-        if (!w->thr[l].incl && !w->thr[l].bwait)
-          continue;
-        rt_row(d);
-        rt_str(d, sm_label(s, order[i]));
-        rt_int(d, l);
-        rt_ns(d, sm_ns(s, w->thr[l].incl));
-        rt_ns(d, sm_ns(s, w->thr[l].busy));
-        rt_ns(d, sm_ns(s, w->thr[l].bwait));
-      }
-    }
-  }
+  if (s->o.threads)
+    report_threads(s, r, shown);
   free(list);
-  free(order);
 }
 
-void regions_free(sm *s) {
+static void free_regions(sm *s) {
   sm_regions *g = s->regions;
   if (!g)
     return;
+  free(g->order);
   for (uint32_t k = 0; k < s->nkeys; k++)
     free(g->rows[k].thr);
   free(g->rows);
@@ -375,3 +391,11 @@ void regions_free(sm *s) {
   free(g);
   s->regions = NULL;
 }
+
+const sm_analysis sm_regions_analysis = {
+    .init = init,
+    .hooks = {.enter = enter, .leave = leave, .team_end = team_end},
+    .finish = finish,
+    .report = report_regions,
+    .free = free_regions,
+};

@@ -13,19 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct {
+  uint32_t ctx;
+  uint64_t n, wait, ovh;
+} prow;
+
 struct sm_samples {
   uint64_t *count; /* per context */
   uint64_t total, period_ns;
+  /* after finish */
+  uint8_t *kind;  /* per context: K_WORK, K_WAIT or K_OVH */
+  uint32_t *flat; /* per context: its flat-profile context, or OTR_NONE */
+  prow *paths, *fl;
+  uint32_t np, nf;
+  uint64_t wait, ovh; /* samples */
 };
 
-void samples_init(sm *s) {
+static void init(sm *s) {
   sm_samples *p = otr_xcalloc(1, sizeof *p);
   p->count = otr_xcalloc(s->d->n_contexts + 1, sizeof *p->count);
   s->samples = p;
 }
 
-void samples_add(sm *s, const otr_loc *l, uint32_t ctx, uint32_t gen) {
-  (void)l;
+static void add(sm *s, const otr_loc *l, uint64_t t, uint32_t ctx, uint32_t gen) {
+  (void)l, (void)t;
   sm_samples *p = s->samples;
   if (ctx >= s->d->n_contexts)
     return;
@@ -54,11 +65,6 @@ static int kind_of(const char *n) {
   return K_WAIT;
 }
 
-typedef struct {
-  uint32_t ctx;
-  uint64_t n, wait, ovh;
-} prow;
-
 static int by_n(const void *a, const void *b) {
   const prow *x = a, *y = b;
   if (x->n != y->n)
@@ -81,60 +87,78 @@ static void path_of(const sm *s, uint32_t ctx, char *buf, size_t n) {
   }
 }
 
-void samples_report(sm *s, report *r) {
+/* Each context's kind and flat-profile frame; parents come before
+ * children in the definitions. */
+static void classify(sm *s) {
   sm_samples *p = s->samples;
-  if (!p->total)
-    return;
   uint32_t nc = s->d->n_contexts;
-  uint8_t *kind = otr_xcalloc(nc, sizeof *kind);
-  uint32_t *flat = otr_xmalloc(nc * sizeof *flat);
-  /* parents come before children in the definitions */
+  p->kind = otr_xcalloc(nc, sizeof *p->kind);
+  p->flat = otr_xmalloc(nc * sizeof *p->flat);
   for (uint32_t c = 0; c < nc; c++) {
     uint32_t par = s->d->contexts[c].parent;
     const char *n = rname(s, c);
     bool ps = pseudo(n);
-    kind[c] = ps ? (uint8_t)kind_of(n) : par != OTR_NONE ? kind[par] : K_WORK;
-    flat[c] = ps ? (par != OTR_NONE ? flat[par] : OTR_NONE) : c;
+    p->kind[c] = ps ? (uint8_t)kind_of(n) : par != OTR_NONE ? p->kind[par] : K_WORK;
+    p->flat[c] = ps ? (par != OTR_NONE ? p->flat[par] : OTR_NONE) : c;
   }
-  prow *paths = otr_xcalloc(nc, sizeof *paths);
-  prow *fl = otr_xcalloc(nc, sizeof *fl);
-  uint32_t np = 0;
-  uint64_t wtotal = 0, otot = 0;
-  for (uint32_t c = 0; c < nc; c++) {
-    fl[c].ctx = c;
+}
+
+/* One row per sampled context; the totals of wait and overhead. */
+static void count_paths(sm *s) {
+  sm_samples *p = s->samples;
+  for (uint32_t c = 0; c < s->d->n_contexts; c++) {
+    p->fl[c].ctx = c;
     if (!p->count[c])
       continue;
-    paths[np].ctx = c;
-    paths[np].n = p->count[c];
-    paths[np].wait = kind[c] == K_WAIT ? p->count[c] : 0;
-    paths[np].ovh = kind[c] == K_OVH ? p->count[c] : 0;
-    np++;
-    wtotal += kind[c] == K_WAIT ? p->count[c] : 0;
-    otot += kind[c] == K_OVH ? p->count[c] : 0;
+    prow *x = &p->paths[p->np++];
+    x->ctx = c;
+    x->n = p->count[c];
+    x->wait = p->kind[c] == K_WAIT ? p->count[c] : 0;
+    x->ovh = p->kind[c] == K_OVH ? p->count[c] : 0;
+    p->wait += x->wait;
+    p->ovh += x->ovh;
   }
-  /* flat profile: merge contexts with the same function, file and line */
-  uint32_t nf = 0;
-  for (uint32_t c = 0; c < nc; c++) {
-    if (!p->count[c] || flat[c] == OTR_NONE)
+}
+
+/* flat profile: merge contexts with the same function, file and line */
+static void flat_profile(sm *s) {
+  sm_samples *p = s->samples;
+  for (uint32_t c = 0; c < s->d->n_contexts; c++) {
+    if (!p->count[c] || p->flat[c] == OTR_NONE)
       continue;
-    const otr_context *x = &s->d->contexts[flat[c]];
+    const otr_context *x = &s->d->contexts[p->flat[c]];
     uint32_t j = 0;
-    for (; j < nf; j++) {
-      const otr_context *y = &s->d->contexts[fl[j].ctx];
+    for (; j < p->nf; j++) {
+      const otr_context *y = &s->d->contexts[p->fl[j].ctx];
       if (y->region == x->region && y->line == x->line && !strcmp(y->file, x->file))
         break;
     }
-    if (j == nf)
-      fl[nf++] = (prow){flat[c], 0, 0, 0};
-    fl[j].n += p->count[c];
-    fl[j].wait += kind[c] == K_WAIT ? p->count[c] : 0;
-    fl[j].ovh += kind[c] == K_OVH ? p->count[c] : 0;
+    if (j == p->nf)
+      p->fl[p->nf++] = (prow){p->flat[c], 0, 0, 0};
+    p->fl[j].n += p->count[c];
+    p->fl[j].wait += p->kind[c] == K_WAIT ? p->count[c] : 0;
+    p->fl[j].ovh += p->kind[c] == K_OVH ? p->count[c] : 0;
   }
-  qsort(paths, np, sizeof *paths, by_n);
-  qsort(fl, nf, sizeof *fl, by_n);
-  s->facts.samples = p->total;
-  s->facts.wait_samples = wtotal;
+}
 
+static void finish(sm *s) {
+  sm_samples *p = s->samples;
+  if (!p->total)
+    return;
+  uint32_t nc = s->d->n_contexts;
+  classify(s);
+  p->paths = otr_xcalloc(nc, sizeof *p->paths);
+  p->fl = otr_xcalloc(nc, sizeof *p->fl);
+  count_paths(s);
+  flat_profile(s);
+  qsort(p->paths, p->np, sizeof *p->paths, by_n);
+  qsort(p->fl, p->nf, sizeof *p->fl, by_n);
+  s->facts.samples = p->total;
+  s->facts.wait_samples = p->wait;
+}
+
+static void report_summary(sm *s, report *r) {
+  sm_samples *p = s->samples;
   rtable *t = rt_new(r, "samples", "summary", "Samples", true);
   rt_col(t, "samples", "Samples", RV_INT);
   rt_col(t, "period_ns", "Sampling period", RV_NS);
@@ -146,12 +170,24 @@ void samples_report(sm *s, report *r) {
   rt_row(t);
   rt_int(t, (int64_t)p->total);
   rt_ns(t, p->period_ns);
-  rt_int(t, (int64_t)(p->total - wtotal - otot));
-  rt_int(t, (int64_t)wtotal);
-  rt_int(t, (int64_t)otot);
-  rt_pct(t, (double)wtotal / (double)p->total);
+  rt_int(t, (int64_t)(p->total - p->wait - p->ovh));
+  rt_int(t, (int64_t)p->wait);
+  rt_int(t, (int64_t)p->ovh);
+  rt_pct(t, (double)p->wait / (double)p->total);
   rt_ns(t, p->total * p->period_ns);
+}
 
+/* Samples, work, wait, overhead and time of one row. */
+static void counts(rtable *t, const prow *x, uint64_t period_ns) {
+  rt_int(t, (int64_t)x->n);
+  rt_int(t, (int64_t)(x->n - x->wait - x->ovh));
+  rt_int(t, (int64_t)x->wait);
+  rt_int(t, (int64_t)x->ovh);
+  rt_ns(t, x->n * period_ns);
+}
+
+static void report_paths(sm *s, report *r) {
+  sm_samples *p = s->samples;
   rtable *pt = rt_new(r, "samples", "paths", "Top call paths", false);
   rt_col(pt, "samples", "Samples", RV_INT);
   rt_col(pt, "work", "Work", RV_INT);
@@ -160,16 +196,16 @@ void samples_report(sm *s, report *r) {
   rt_col(pt, "time_ns", "Time", RV_NS);
   rt_col(pt, "path", "Call path", RV_STR);
   char buf[2048];
-  for (uint32_t i = 0; i < sm_limit(s, np); i++) {
+  for (uint32_t i = 0; i < sm_limit(s, p->np); i++) {
     rt_row(pt);
-    rt_int(pt, (int64_t)paths[i].n);
-    rt_int(pt, (int64_t)(paths[i].n - paths[i].wait - paths[i].ovh));
-    rt_int(pt, (int64_t)paths[i].wait);
-    rt_int(pt, (int64_t)paths[i].ovh);
-    rt_ns(pt, paths[i].n * p->period_ns);
-    path_of(s, paths[i].ctx, buf, sizeof buf);
+    counts(pt, &p->paths[i], p->period_ns);
+    path_of(s, p->paths[i].ctx, buf, sizeof buf);
     rt_str(pt, buf);
   }
+}
+
+static void report_flat(sm *s, report *r) {
+  sm_samples *p = s->samples;
   rtable *ft = rt_new(r, "samples", "flat", "Flat profile by function and line", false);
   rt_col(ft, "samples", "Samples", RV_INT);
   rt_col(ft, "work", "Work", RV_INT);
@@ -179,28 +215,40 @@ void samples_report(sm *s, report *r) {
   rt_col(ft, "function", "Function", RV_STR);
   rt_col(ft, "file", "File", RV_STR);
   rt_col(ft, "line", "Line", RV_INT);
-  for (uint32_t i = 0; i < sm_limit(s, nf); i++) {
-    const otr_context *x = &s->d->contexts[fl[i].ctx];
+  for (uint32_t i = 0; i < sm_limit(s, p->nf); i++) {
+    const otr_context *x = &s->d->contexts[p->fl[i].ctx];
     rt_row(ft);
-    rt_int(ft, (int64_t)fl[i].n);
-    rt_int(ft, (int64_t)(fl[i].n - fl[i].wait - fl[i].ovh));
-    rt_int(ft, (int64_t)fl[i].wait);
-    rt_int(ft, (int64_t)fl[i].ovh);
-    rt_ns(ft, fl[i].n * p->period_ns);
-    rt_str(ft, rname(s, fl[i].ctx));
+    counts(ft, &p->fl[i], p->period_ns);
+    rt_str(ft, rname(s, p->fl[i].ctx));
     rt_str(ft, x->file);
     rt_int(ft, x->line);
   }
-  free(paths);
-  free(fl);
-  free(flat);
-  free(kind);
 }
 
-void samples_free(sm *s) {
+static void report_samples(sm *s, report *r) {
+  if (!s->samples->total)
+    return;
+  report_summary(s, r);
+  report_paths(s, r);
+  report_flat(s, r);
+}
+
+static void free_samples(sm *s) {
   if (!s->samples)
     return;
   free(s->samples->count);
+  free(s->samples->kind);
+  free(s->samples->flat);
+  free(s->samples->paths);
+  free(s->samples->fl);
   free(s->samples);
   s->samples = NULL;
 }
+
+const sm_analysis sm_samples_analysis = {
+    .init = init,
+    .hooks = {.sample = add},
+    .finish = finish,
+    .report = report_samples,
+    .free = free_samples,
+};

@@ -1,6 +1,7 @@
 /* omptrace-summary: analyses over one pass of the archive reader. Each
- * analysis file owns its state and adds its tables to the report; the
- * collector (collect.c) forwards the reader's callbacks to them. */
+ * analysis file owns its state and registers it in one table (collect.c):
+ * init before the pass, hooks during it, finish after it (headline figures
+ * into sm_facts), report to add its tables, free. */
 #ifndef OMPTRACE_SUMMARY_H
 #define OMPTRACE_SUMMARY_H
 
@@ -55,7 +56,9 @@ typedef struct {
   uint64_t samples, wait_samples;
 } sm_facts;
 
-typedef struct {
+typedef struct sm_findings sm_findings;
+
+typedef struct sm {
   otr_archive *a;
   const otr_defs *d;
   sm_opts o;
@@ -67,8 +70,42 @@ typedef struct {
   sm_locks *locks;
   sm_counters *counters;
   sm_samples *samples;
+  sm_findings *findings;
   sm_facts facts;
 } sm;
+
+/* One analysis's callbacks during the pass (the reader's otr_visitor with
+ * the summary state); any may be NULL. */
+typedef struct {
+  void (*enter)(sm *s, const otr_loc *l, const otr_frame *f);
+  void (*leave)(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t,
+                const double *md);
+  void (*team_end)(sm *s, otr_team *team);
+  void (*lock_acquire)(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t w0,
+                       uint64_t t, uint32_t site);
+  void (*lock_release)(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t);
+  void (*task_create)(sm *s, const otr_loc *l, uint64_t t, uint64_t task);
+  void (*task_dep)(sm *s, const otr_loc *l, uint64_t t, const char *kind);
+  void (*task_fragment)(sm *s, const otr_loc *l, uint64_t task, uint32_t region, uint64_t active);
+  void (*task_complete)(sm *s, const otr_loc *l, uint64_t t, uint64_t task);
+  void (*sample)(sm *s, const otr_loc *l, uint64_t t, uint32_t context, uint32_t generator);
+  void (*metric_total)(sm *s, const otr_loc *l, const double *first, const double *last);
+} sm_hooks;
+
+/* An analysis; every step may be NULL. finish runs in table order after
+ * the pass, so an analysis reading sm_facts (findings) comes after those
+ * filling them; report only formats what finish left. */
+typedef struct {
+  void (*init)(sm *s);
+  sm_hooks hooks;
+  void (*finish)(sm *s);
+  void (*report)(sm *s, report *r);
+  void (*free)(sm *s);
+} sm_analysis;
+
+extern const sm_analysis sm_overview_analysis, sm_threads_analysis, sm_regions_analysis,
+    sm_tasks_analysis, sm_locks_analysis, sm_counters_analysis, sm_samples_analysis,
+    sm_findings_analysis;
 
 /* keys.c */
 void sm_keys_init(sm *s);
@@ -83,58 +120,22 @@ const char *sm_label(const sm *s, uint32_t key);
 bool sm_match(const sm *s, const char *label); /* --region filter */
 uint32_t sm_limit(const sm *s, uint32_t n);    /* --top */
 
-/* collect.c: one pass, all analyses */
+/* collect.c: the analysis table. sm_collect: init, then one pass calling
+ * the hooks; sm_finish and sm_report: every analysis in table order. */
 bool sm_collect(sm *s, char *err, size_t errlen);
+void sm_finish(sm *s);
+void sm_report(sm *s, report *r);
 void sm_free(sm *s);
 
-/* analyses: state, callbacks, report */
-/* threads = locations with events; wall = last minus first event, minus
- * the measurement gaps */
-void overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns);
-void overview_report(sm *s, report *r);
-void threads_report(sm *s, report *r);
-
-void regions_init(sm *s);
-void regions_enter(sm *s, const otr_loc *l, const otr_frame *f);
-void regions_leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t);
-void regions_team_end(sm *s, otr_team *team);
-void regions_report(sm *s, report *r);
-void regions_free(sm *s);
+/* for --compare: threads = locations with events; wall = last minus first
+ * event, minus the measurement gaps */
+void sm_overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns);
 /* slowest thread's inclusive time in the key's regions, ns; 0 if never */
-uint64_t regions_slowest_ns(const sm *s, uint32_t key);
-bool regions_has(const sm *s, uint32_t key);
-
-void tasks_init(sm *s);
-void tasks_leave(sm *s, const otr_loc *l, const otr_frame *f, uint64_t t);
-void tasks_create(sm *s, const otr_loc *l, uint64_t t, uint64_t task);
-void tasks_dep(sm *s, const otr_loc *l, const char *kind);
-void tasks_fragment(sm *s, const otr_loc *l, uint64_t task, uint32_t region, uint64_t active);
-void tasks_complete(sm *s, const otr_loc *l, uint64_t task);
-void tasks_report(sm *s, report *r);
-void tasks_free(sm *s);
-
-void locks_init(sm *s);
-void locks_acquire(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t w0, uint64_t t,
-                   uint32_t site);
-void locks_release(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t);
-void locks_report(sm *s, report *r);
-void locks_free(sm *s);
-
-void counters_init(sm *s);
-void counters_leave(sm *s, const otr_loc *l, const otr_frame *f, const double *delta);
-void counters_total(sm *s, const otr_loc *l, const double *first, const double *last);
-void counters_report(sm *s, report *r);
-void counters_free(sm *s);
-
-void samples_init(sm *s);
-void samples_add(sm *s, const otr_loc *l, uint32_t context, uint32_t generator);
-void samples_report(sm *s, report *r);
-void samples_free(sm *s);
-
-void findings_report(sm *s, report *r);
+uint64_t sm_regions_slowest_ns(const sm *s, uint32_t key);
+bool sm_regions_has(const sm *s, uint32_t key);
 
 /* compare.c */
-int compare_main(char **paths, int n, const sm_opts *o, const char *format);
+int sm_compare_main(char **paths, int n, const sm_opts *o, const char *format);
 
 /* quantile.c: exact below a bound, a log histogram above it */
 typedef struct sm_quant sm_quant;

@@ -45,9 +45,12 @@ struct sm_tasks {
   tsite *sites;       /* per key */
   tdep *dk;
   uint32_t ndk;
+  /* after finish */
+  uint64_t median_ns, create_mean_ns;
+  uint32_t *order, norder; /* constructs, by total time */
 };
 
-void tasks_init(sm *s) {
+static void init(sm *s) {
   sm_tasks *k = otr_xcalloc(1, sizeof *k);
   k->q = quant_new();
   k->last_has_dep = otr_xcalloc(s->d->n_locations, sizeof *k->last_has_dep);
@@ -76,13 +79,17 @@ static task *get(sm_tasks *k, uint64_t key) {
   return *pp;
 }
 
-void tasks_leave(sm *s, const otr_loc *l, const otr_frame *f, uint64_t t) {
+static void leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t,
+                  const double *md) {
+  (void)p, (void)md;
+  if (f->cls != OTR_C_TASK_CREATE)
+    return;
   s->tasks->in_create[l->index] = false;
   s->tasks->create_ticks += t - f->enter;
   s->tasks->create_regions++;
 }
 
-void tasks_create(sm *s, const otr_loc *l, uint64_t t, uint64_t key) {
+static void create(sm *s, const otr_loc *l, uint64_t t, uint64_t key) {
   (void)t;
   sm_tasks *k = s->tasks;
   task *x = get(k, key);
@@ -92,7 +99,8 @@ void tasks_create(sm *s, const otr_loc *l, uint64_t t, uint64_t key) {
   k->in_create[l->index] = true;
 }
 
-void tasks_dep(sm *s, const otr_loc *l, const char *name) {
+static void dep(sm *s, const otr_loc *l, uint64_t t, const char *name) {
+  (void)t;
   sm_tasks *k = s->tasks;
   if (!k->in_create[l->index])
     return;
@@ -117,7 +125,7 @@ void tasks_dep(sm *s, const otr_loc *l, const char *name) {
   k->dk[k->ndk++].count = 1;
 }
 
-void tasks_fragment(sm *s, const otr_loc *l, uint64_t key, uint32_t region, uint64_t active) {
+static void fragment(sm *s, const otr_loc *l, uint64_t key, uint32_t region, uint64_t active) {
   task *x = get(s->tasks, key);
   x->active += active;
   if (x->executor == OTR_NONE)
@@ -126,7 +134,7 @@ void tasks_fragment(sm *s, const otr_loc *l, uint64_t key, uint32_t region, uint
     x->region = region;
 }
 
-static void finish(sm *s, task *x) {
+static void task_done(sm *s, task *x) {
   sm_tasks *k = s->tasks;
   uint64_t d = sm_ns(s, x->active);
   if (!k->count++ || d < k->min)
@@ -153,15 +161,15 @@ static void finish(sm *s, task *x) {
   }
 }
 
-void tasks_complete(sm *s, const otr_loc *l, uint64_t key) {
-  (void)l;
+static void complete(sm *s, const otr_loc *l, uint64_t t, uint64_t key) {
+  (void)l, (void)t;
   task **pp = find(s->tasks, key);
   if (!*pp)
     return;
   task *x = *pp;
   *pp = x->next;
   if (x->executor != OTR_NONE)
-    finish(s, x);
+    task_done(s, x);
   free(x);
 }
 
@@ -174,7 +182,7 @@ static int by_total(const void *a, const void *b) {
   return strcmp(sm_label(sort_s, *(const uint32_t *)a), sm_label(sort_s, *(const uint32_t *)b));
 }
 
-void tasks_report(sm *s, report *r) {
+static void finish(sm *s) {
   sm_tasks *k = s->tasks;
   /* tasks that ran but never completed (end of trace) still count */
   for (uint32_t h = 0; h < TBUCKETS; h++)
@@ -182,12 +190,26 @@ void tasks_report(sm *s, report *r) {
       task *x = k->hash[h];
       k->hash[h] = x->next;
       if (x->executor != OTR_NONE)
-        finish(s, x);
+        task_done(s, x);
       free(x);
     }
   if (!k->count && !k->created)
     return;
+  k->median_ns = quant_get(k->q, 0.5);
+  k->create_mean_ns = k->create_regions ? sm_ns(s, k->create_ticks) / k->create_regions : 0;
   s->facts.tasks = k->count;
+  s->facts.task_median_ns = k->median_ns;
+  s->facts.task_create_mean_ns = k->create_mean_ns;
+  k->order = otr_xmalloc((s->nkeys + 1) * sizeof *k->order);
+  for (uint32_t i = 0; i < s->nkeys; i++)
+    if (k->sites[i].count && sm_match(s, sm_label(s, i)))
+      k->order[k->norder++] = i;
+  sort_s = s;
+  qsort(k->order, k->norder, sizeof *k->order, by_total);
+}
+
+static void report_summary(sm *s, report *r) {
+  sm_tasks *k = s->tasks;
   rtable *t = rt_new(r, "tasks", "summary", "Tasks", true);
   rt_col(t, "count", "Tasks run", RV_INT);
   rt_col(t, "total_ns", "Total time", RV_NS);
@@ -204,14 +226,11 @@ void tasks_report(sm *s, report *r) {
   rt_col(t, "dependences", "Dependences", RV_INT);
   rt_col(t, "tasks_with_dependences", "Tasks with dependences", RV_INT);
   uint64_t ct = sm_ns(s, k->create_ticks);
-  uint64_t med = quant_get(k->q, 0.5);
-  s->facts.task_median_ns = med;
-  s->facts.task_create_mean_ns = k->create_regions ? ct / k->create_regions : 0;
   rt_row(t);
   rt_int(t, (int64_t)k->count);
   rt_ns(t, k->total);
   rt_ns(t, k->count ? k->total / k->count : 0);
-  rt_ns(t, med);
+  rt_ns(t, k->median_ns);
   rt_ns(t, quant_get(k->q, 0.99));
   rt_ns(t, k->min);
   rt_ns(t, k->max);
@@ -219,7 +238,7 @@ void tasks_report(sm *s, report *r) {
   rt_int(t, (int64_t)k->created);
   if (ct) {
     rt_ns(t, ct);
-    rt_ns(t, s->facts.task_create_mean_ns);
+    rt_ns(t, k->create_mean_ns);
   } else { /* zero-length task-create regions: not measured */
     rt_null(t);
     rt_null(t);
@@ -231,7 +250,10 @@ void tasks_report(sm *s, report *r) {
           "nearest-rank quantiles, exact up to 65536 tasks, then from a histogram with "
           "3%% buckets%s",
           ct ? "" : "; creation cost not measured (zero-length task-create regions)");
+}
 
+static void report_histogram(sm *s, report *r) {
+  sm_tasks *k = s->tasks;
   rtable *hst = rt_new(r, "tasks", "histogram", "Task granularity", false);
   rt_col(hst, "bucket", "Duration", RV_STR);
   rt_col(hst, "lower_ns", "From", RV_NS);
@@ -244,31 +266,30 @@ void tasks_report(sm *s, report *r) {
     rt_int(hst, (int64_t)k->hist_n[h]);
     rt_ns(hst, k->hist_t[h]);
   }
+}
 
-  uint32_t n = 0, *order = otr_xmalloc((s->nkeys + 1) * sizeof *order);
-  for (uint32_t i = 0; i < s->nkeys; i++)
-    if (k->sites[i].count && sm_match(s, sm_label(s, i)))
-      order[n++] = i;
-  sort_s = s;
-  qsort(order, n, sizeof *order, by_total);
+static void report_constructs(sm *s, report *r) {
+  sm_tasks *k = s->tasks;
   rtable *c = rt_new(r, "tasks", "constructs", "Tasks per construct", false);
   rt_col(c, "region", "Task", RV_STR);
   rt_col(c, "count", "Count", RV_INT);
   rt_col(c, "total_ns", "Total", RV_NS);
   rt_col(c, "mean_ns", "Mean", RV_NS);
   rt_col(c, "max_ns", "Max", RV_NS);
-  uint32_t shown = sm_limit(s, n);
+  uint32_t shown = sm_limit(s, k->norder);
   for (uint32_t i = 0; i < shown; i++) {
-    tsite *x = &k->sites[order[i]];
+    tsite *x = &k->sites[k->order[i]];
     rt_row(c);
-    rt_str(c, sm_label(s, order[i]));
+    rt_str(c, sm_label(s, k->order[i]));
     rt_int(c, (int64_t)x->count);
     rt_ns(c, x->total);
     rt_ns(c, x->total / x->count);
     rt_ns(c, x->max);
   }
-  free(order);
+}
 
+static void report_dependences(sm *s, report *r) {
+  sm_tasks *k = s->tasks;
   rtable *d = rt_new(r, "tasks", "dependences", "Task dependences", false);
   rt_col(d, "kind", "Kind", RV_STR);
   rt_col(d, "count", "Count", RV_INT);
@@ -279,7 +300,16 @@ void tasks_report(sm *s, report *r) {
   }
 }
 
-void tasks_free(sm *s) {
+static void report_tasks(sm *s, report *r) {
+  if (!s->tasks->count && !s->tasks->created)
+    return;
+  report_summary(s, r);
+  report_histogram(s, r);
+  report_constructs(s, r);
+  report_dependences(s, r);
+}
+
+static void free_tasks(sm *s) {
   sm_tasks *k = s->tasks;
   if (!k)
     return;
@@ -296,6 +326,19 @@ void tasks_free(sm *s) {
   for (uint32_t i = 0; i < k->ndk; i++)
     free(k->dk[i].kind);
   free(k->dk);
+  free(k->order);
   free(k);
   s->tasks = NULL;
 }
+
+const sm_analysis sm_tasks_analysis = {
+    .init = init,
+    .hooks = {.leave = leave,
+              .task_create = create,
+              .task_dep = dep,
+              .task_fragment = fragment,
+              .task_complete = complete},
+    .finish = finish,
+    .report = report_tasks,
+    .free = free_tasks,
+};

@@ -15,7 +15,29 @@ static const struct {
              {OTR_T_CRITICAL, "critical_ns", "Critical"},
              {OTR_T_ORDERED, "ordered_ns", "Ordered"}};
 
-void threads_report(sm *s, report *r) {
+/* Location i's time per category, ns. */
+static void times(const sm *s, uint32_t i, uint64_t c[OTR_T_COUNT]) {
+  const otr_loc *l = otr_location(s->a, i);
+  for (int k = 0; k < OTR_T_COUNT; k++)
+    c[k] = sm_ns(s, l->cat_time[k]);
+}
+
+static void finish(sm *s) {
+  sm_facts *f = &s->facts;
+  for (uint32_t i = 0; i < s->d->n_locations; i++) {
+    uint64_t c[OTR_T_COUNT];
+    times(s, i, c);
+    for (int k = 0; k < OTR_T_COUNT; k++)
+      if (otr_cat_is_wait((otr_cat)k))
+        f->wait_ns[k] += c[k];
+    f->busy_ns += c[OTR_T_WORK];
+    f->forkjoin_ns += c[OTR_T_FORKJOIN];
+    f->runtime_ns += c[OTR_T_RUNTIME];
+    f->taskcreate_ns += c[OTR_T_TASKCREATE];
+  }
+}
+
+static void report_threads(sm *s, report *r) {
   rtable *t = rt_new(r, "threads", "threads", "Time per thread", false);
   t->hide_zero = true;
   rt_col(t, "thread", "Thread", RV_INT);
@@ -30,21 +52,13 @@ void threads_report(sm *s, report *r) {
   rt_col(t, "idle_ns", "Idle", RV_NS);
   rt_col(t, "lost_ns", "Lost (gaps)", RV_NS);
   rt_col(t, "name", "Name", RV_STR);
-  sm_facts *f = &s->facts;
   for (uint32_t i = 0; i < s->d->n_locations; i++) {
     const otr_loc *l = otr_location(s->a, i);
     uint64_t c[OTR_T_COUNT], wait = 0;
-    for (int k = 0; k < OTR_T_COUNT; k++) {
-      c[k] = sm_ns(s, l->cat_time[k]);
-      if (otr_cat_is_wait((otr_cat)k)) {
+    times(s, i, c);
+    for (int k = 0; k < OTR_T_COUNT; k++)
+      if (otr_cat_is_wait((otr_cat)k))
         wait += c[k];
-        f->wait_ns[k] += c[k];
-      }
-    }
-    f->busy_ns += c[OTR_T_WORK];
-    f->forkjoin_ns += c[OTR_T_FORKJOIN];
-    f->runtime_ns += c[OTR_T_RUNTIME];
-    f->taskcreate_ns += c[OTR_T_TASKCREATE];
     rt_row(t);
     rt_int(t, i);
     rt_ns(t, c[OTR_T_WORK]);
@@ -63,3 +77,5 @@ void threads_report(sm *s, report *r) {
              "run inside a wait count as work; lost = time in measurement gaps (of any thread), "
              "in no other column; all-zero columns are left out");
 }
+
+const sm_analysis sm_threads_analysis = {.finish = finish, .report = report_threads};
