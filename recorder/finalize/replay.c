@@ -11,6 +11,7 @@
 #include "core/sites.h"
 #include "core/thread.h"
 #include "finalize/defs.h"
+#include "finalize/grow.h"
 #include "finalize/intern.h"
 #include "finalize/out.h"
 #include "finalize/regions.h"
@@ -141,17 +142,13 @@ static void leave(loc_state *ls, uint64_t t, uint32_t region) {
 
 static frame *push(loc_state *ls, uint8_t type, uint8_t sub, uint32_t region, uint64_t id,
                    uint64_t cp) {
-  if (ls->n == ls->cap) {
-    uint32_t cap = ls->cap ? ls->cap * 2 : 32;
-    frame *st = realloc(ls->st, cap * sizeof *st);
-    if (!st) {
-      if (werr == OTF2_SUCCESS)
-        werr = OTF2_ERROR_MEM_ALLOC_FAILED;
-      return NULL;
-    }
-    ls->st = st;
-    ls->cap = cap;
+  frame *st = ot_grow(ls->st, &ls->cap, (uint64_t)ls->n + 1, sizeof *st, 32);
+  if (!st) {
+    if (werr == OTF2_SUCCESS)
+      werr = OTF2_ERROR_MEM_ALLOC_FAILED;
+    return NULL;
   }
+  ls->st = st;
   frame *f = &ls->st[ls->n++];
   n_pushed++;
   if (ls->n > peak_depth)
@@ -241,17 +238,10 @@ static uint32_t lock_id(uint8_t mutex_kind, uint64_t wait) {
   uint32_t id = ot_intern_get(&locks, key, sizeof key, NULL);
   if (id == UINT32_MAX)
     return 0;
-  if (id >= lock_cap) {
-    uint32_t cap = lock_cap ? lock_cap * 2 : 64;
-    while (cap <= id)
-      cap *= 2;
-    uint64_t *c = realloc(lock_count, cap * sizeof *c);
-    if (!c)
-      return 0;
-    memset(c + lock_cap, 0, (cap - lock_cap) * sizeof *c);
-    lock_count = c;
-    lock_cap = cap;
-  }
+  uint64_t *c = ot_grow(lock_count, &lock_cap, (uint64_t)id + 1, sizeof *c, 64);
+  if (!c)
+    return 0;
+  lock_count = c;
   return id;
 }
 
@@ -511,14 +501,10 @@ static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
 }
 
 static void hold(loc_state *ls, uint64_t wait, uint32_t lock, uint64_t order) {
-  if (ls->nhl == ls->caphl) {
-    uint32_t cap = ls->caphl ? ls->caphl * 2 : 8;
-    held *h = realloc(ls->hl, cap * sizeof *h);
-    if (!h)
-      return;
-    ls->hl = h;
-    ls->caphl = cap;
-  }
+  held *h = ot_grow(ls->hl, &ls->caphl, (uint64_t)ls->nhl + 1, sizeof *h, 8);
+  if (!h)
+    return;
+  ls->hl = h;
   ls->hl[ls->nhl++] = (held){wait, lock, order};
 }
 
@@ -739,14 +725,10 @@ static void dependence(loc_state *ls, const ot_rec *r, uint64_t raw) {
   } else if (ls->dwait_pending && task == ls->dwait_task) {
     put_dependence(ls, r->kind, r->b, ls->dwait_t);
   } else if (ls->if0_pseudo && task == ls->if0_pseudo) {
-    if (ls->nif0 + 2 > ls->capif0) {
-      uint32_t cap = ls->capif0 ? ls->capif0 * 2 : 16;
-      uint64_t *d = realloc(ls->if0_deps, cap * sizeof *d);
-      if (!d)
-        return;
-      ls->if0_deps = d;
-      ls->capif0 = cap;
-    }
+    uint64_t *d = ot_grow(ls->if0_deps, &ls->capif0, (uint64_t)ls->nif0 + 2, sizeof *d, 16);
+    if (!d)
+      return;
+    ls->if0_deps = d;
     ls->if0_deps[ls->nif0++] = r->kind;
     ls->if0_deps[ls->nif0++] = r->b;
   } else if (OT_TASK_GEN(task) == 0) {

@@ -3,11 +3,14 @@
  * keeps a NUL-terminated copy of each; ot_u64map maps any 64-bit key (0
  * and UINT64_MAX included) to a value slot that starts at 0. Both start
  * zeroed, grow by doubling and probe linearly, so the cases below force
- * growth well past the initial capacity and keys sharing home slots. */
+ * growth well past the initial capacity and keys sharing home slots.
+ * ot_grow (finalize/grow.h), the arrays' doubling, is checked beside them. */
 #include "check.h"
+#include "finalize/grow.h"
 #include "finalize/intern.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Byte keys with exact lengths: prefixes, embedded and trailing NULs and
@@ -277,7 +280,37 @@ static void test_hashes(void) {
   CHECK_TRUE("hash of 'ab' and 'ba' differ", ot_hash_bytes("ab", 2) != ot_hash_bytes("ba", 2));
 }
 
+/* ot_grow: first allocation at `first`, doubling until `need` fits, new
+ * room zeroed, old contents kept, no change when it fits, and a capacity
+ * past 32 bits refused with the array untouched. */
+static void test_grow(void) {
+  uint32_t cap = 0;
+  uint64_t *a = ot_grow(NULL, &cap, 1, sizeof *a, 8);
+  CHECK_TRUE("first allocation", a != NULL);
+  CHECK_U64("first capacity", cap, 8);
+  for (uint32_t i = 0; i < cap; i++)
+    CHECK_U64("zeroed at first", a[i], 0);
+  a[7] = 77;
+  uint64_t *same = ot_grow(a, &cap, 8, sizeof *a, 8);
+  CHECK_TRUE("fits: same array", same == a);
+  CHECK_U64("fits: same capacity", cap, 8);
+  a = ot_grow(a, &cap, 9, sizeof *a, 8);
+  CHECK_U64("one more doubles", cap, 16);
+  CHECK_U64("contents kept", a[7], 77);
+  for (uint32_t i = 8; i < cap; i++)
+    CHECK_U64("new room zeroed", a[i], 0);
+  a = ot_grow(a, &cap, 100, sizeof *a, 8);
+  CHECK_U64("doubling to the need", cap, 128);
+  CHECK_U64("contents kept after two doublings", a[7], 77);
+  uint32_t before = cap;
+  CHECK_TRUE("past 32 bits refused", ot_grow(a, &cap, (uint64_t)UINT32_MAX + 1, 1, 8) == NULL);
+  CHECK_U64("capacity unchanged when refused", cap, before);
+  CHECK_U64("contents kept when refused", a[7], 77);
+  free(a);
+}
+
 int main(void) {
+  test_grow();
   test_intern_cases();
   test_intern_many();
   test_intern_collisions();
