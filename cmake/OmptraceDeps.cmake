@@ -19,6 +19,8 @@ omptrace_require(OTF2 otf2 libopen-trace-format2-dev)
 # libdw stays required: region names ("parallel @ file:line") and sample
 # frames come from DWARF line tables, which dladdr cannot give.
 omptrace_require(DW libdw libdw-dev)
+# zlib: CRC-32 of the record log's frames.
+omptrace_require(ZLIB zlib zlib1g-dev)
 
 # omptrace_feature(VAR target module package description): VAR in the
 # cache as AUTO/ON/OFF; afterwards VAR_BUILT is TRUE or FALSE and, when

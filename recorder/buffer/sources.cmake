@@ -1,5 +1,3 @@
-# Per-thread chunked buffers, the spill thread and the finalize streams.
+# Per-thread chunked buffers (the hot path's memory).
 target_sources(omptrace PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/thread_buffer.c
-  ${CMAKE_CURRENT_LIST_DIR}/spill.c
-  ${CMAKE_CURRENT_LIST_DIR}/stream.c)
+  ${CMAKE_CURRENT_LIST_DIR}/thread_buffer.c)

@@ -1,6 +1,6 @@
 # Core: configuration, clock, log, thread registry, sites. It depends on
 # no other folder (the tool's life cycle is ../tool.c, above them all).
-target_sources(omptrace PRIVATE
+target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/config.c
   ${CMAKE_CURRENT_LIST_DIR}/config_table.c
   ${CMAKE_CURRENT_LIST_DIR}/config_env.c

@@ -1,5 +1,5 @@
 # Finalize pipeline: raw records -> OTF2 archive.
-target_sources(omptrace PRIVATE
+target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/defs.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c
   ${CMAKE_CURRENT_LIST_DIR}/out.c

@@ -1,0 +1,1 @@
+/* Placeholder while the log format is being written: see codec.h. */

@@ -1,0 +1,1 @@
+/* Placeholder: the flusher thread (flusher.h) replaces buffer/spill.c. */
