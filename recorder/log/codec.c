@@ -1,1 +1,236 @@
-/* Placeholder while the log format is being written: see codec.h. */
+/* Compact record encoding (codec.h). One record is:
+ *   code      byte: bits 0-5 the type (63: the type byte follows), bit 6
+ *             a flags byte follows, bit 7 c equals the previous c of this
+ *             type (only when the flags' c mode is 0)
+ *   [type]    byte, when the code says 63
+ *   [flags]   byte (no flags byte = all 0): bit 0 kind, 1 a, 2 nval
+ *             follow (otherwise each is the previous record's of this
+ *             type); bits 3-4 b's mode, 5-6 c's mode; bit 7 is 0
+ *   ts        zigzag varint delta against the previous record (0 before
+ *             the first one, so a frame starts absolute)
+ *   [kind]    byte;  [a] varint;  [nval] varint
+ *   [b]       b mode 0: the previous b of this type (no bytes); else a
+ *             zigzag varint delta against 1: that b, 2: the previous c of
+ *             this type, 3: the previous record's c
+ *   [c]       c mode 0: code bit 7 set: the previous c of this type (no
+ *             bytes), clear: delta against it; else a delta against 1: the
+ *             previous b of this type, 2: the previous record's c, 3: the
+ *             previous record's b
+ *   values    nval zigzag varint deltas against the previous record's
+ *             value at the same index
+ * The modes let ids that move between fields cost one byte: a task
+ * schedule's next task is the task just created, a completion swaps the
+ * previous switch's prior and next tasks. All arithmetic wraps modulo
+ * 2^64, so any field value round-trips. */
+#include "log/codec.h"
+
+#include <string.h>
+
+enum { CODE_ESCAPE = 63, CODE_FLAGS = 0x40, CODE_C_SAME = 0x80 };
+enum { F_KIND = 1, F_A = 2, F_NVAL = 4, B_SHIFT = 3, C_SHIFT = 5, F_ALL = 0x7f };
+
+size_t ot_codec_bound(size_t raw_bytes) {
+  /* A record of 32 + 8n raw bytes takes at most 3 + 10 + 1 + 5 + 3 + 10 +
+   * 10 + 10n = 42 + 10n encoded bytes. */
+  return 2 * raw_bytes + 16;
+}
+
+static inline uint64_t zz(uint64_t d) {
+  return (d << 1) ^ (uint64_t) - (int64_t)(d >> 63);
+}
+static inline uint64_t unzz(uint64_t z) {
+  return (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
+}
+
+static inline uint8_t *put(uint8_t *o, uint64_t v) {
+  while (v >= 0x80) {
+    *o++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *o++ = (uint8_t)v;
+  return o;
+}
+
+static inline unsigned slot(unsigned type) {
+  return type < CODE_ESCAPE ? type : CODE_ESCAPE;
+}
+
+static inline unsigned varint_len(uint64_t v) {
+  return (unsigned)(64 - __builtin_clzll(v | 1) + 6) / 7;
+}
+
+/* Picks the base among bases[1..3] giving the shortest delta for v (mode
+ * 1-3, lowest mode on ties) and stores the zigzag delta in *z. */
+static unsigned pick(uint64_t v, const uint64_t bases[4], uint64_t *z) {
+  unsigned best = 1, len = 99;
+  for (unsigned m = 1; m < 4; m++) {
+    uint64_t d = zz(v - bases[m]);
+    unsigned l = varint_len(d);
+    if (l < len) {
+      best = m;
+      len = l;
+      *z = d;
+    }
+  }
+  return best;
+}
+
+/* signal-safe: no allocation, no lock, no syscall; the delta state lives on the
+ * stack (about 2 KiB). */
+size_t ot_codec_encode(const uint8_t *p, const uint8_t *end, uint8_t *out, uint32_t *nrec) {
+  ot_codec_prev prev[64];
+  uint64_t prev_val[OT_CODEC_MAX_VALUES];
+  memset(prev, 0, sizeof prev);
+  memset(prev_val, 0, sizeof prev_val);
+  uint64_t ts = 0, rb = 0, rc = 0;
+  uint32_t n = 0;
+  uint8_t *o = out;
+  while ((size_t)(end - p) >= sizeof(ot_rec)) {
+    const ot_rec *r = (const ot_rec *)p;
+    size_t size = ot_rec_size(r);
+    if (r->nval > OT_CODEC_MAX_VALUES || (size_t)(end - p) < size)
+      break;
+    ot_codec_prev *pv = &prev[slot(r->type)];
+    unsigned flags = (r->kind != pv->kind ? F_KIND : 0) | (r->a != pv->a ? F_A : 0) |
+                     (r->nval != pv->nval ? F_NVAL : 0);
+    uint64_t bz = 0, cz = 0;
+    if (r->b != pv->b) {
+      const uint64_t bb[4] = {0, pv->b, pv->c, rc};
+      flags |= pick(r->b, bb, &bz) << B_SHIFT;
+    }
+    unsigned cmode = 0;
+    if (r->c != pv->c) {
+      const uint64_t cb[4] = {pv->c, pv->b, rc, rb};
+      cmode = pick(r->c, cb, &cz);
+      uint64_t own = zz(r->c - pv->c);
+      if (varint_len(own) <= varint_len(cz)) {
+        cmode = 0;
+        cz = own;
+      }
+    }
+    flags |= cmode << C_SHIFT;
+    unsigned code = slot(r->type) | (flags ? CODE_FLAGS : 0) | (r->c == pv->c ? CODE_C_SAME : 0);
+    *o++ = (uint8_t)code;
+    if (slot(r->type) == CODE_ESCAPE)
+      *o++ = r->type;
+    if (flags)
+      *o++ = (uint8_t)flags;
+    o = put(o, zz(r->ts - ts));
+    if (flags & F_KIND)
+      *o++ = r->kind;
+    if (flags & F_A)
+      o = put(o, r->a);
+    if (flags & F_NVAL)
+      o = put(o, r->nval);
+    if (r->b != pv->b)
+      o = put(o, bz);
+    if (r->c != pv->c)
+      o = put(o, cz);
+    const uint64_t *v = ot_rec_values(r);
+    for (unsigned i = 0; i < r->nval; i++) {
+      o = put(o, zz(v[i] - prev_val[i]));
+      prev_val[i] = v[i];
+    }
+    ts = r->ts;
+    rb = r->b;
+    rc = r->c;
+    *pv = (ot_codec_prev){.b = r->b, .c = r->c, .a = r->a, .nval = r->nval, .kind = r->kind};
+    n++;
+    p += size;
+  }
+  *nrec = n;
+  return (size_t)(o - out);
+}
+
+void ot_codec_dec_init(ot_codec_dec *d, const uint8_t *bytes, size_t len, uint32_t nrec) {
+  memset(d, 0, sizeof *d);
+  d->p = bytes;
+  d->end = bytes + len;
+  d->left = nrec;
+}
+
+/* Next varint; sets d->error on a truncated or over-long one. */
+static uint64_t get(ot_codec_dec *d) {
+  uint64_t v = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    if (d->p >= d->end)
+      break;
+    uint8_t b = *d->p++;
+    if (shift == 63 && b > 1)
+      break; /* more than 64 bits */
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80))
+      return v;
+  }
+  d->error = 1;
+  return 0;
+}
+
+static uint8_t get_byte(ot_codec_dec *d) {
+  if (d->p >= d->end) {
+    d->error = 1;
+    return 0;
+  }
+  return *d->p++;
+}
+
+const ot_rec *ot_codec_dec_next(ot_codec_dec *d) {
+  if (d->error)
+    return NULL;
+  if (!d->left) {
+    if (d->p != d->end)
+      d->error = 1; /* bytes the frame header does not account for */
+    return NULL;
+  }
+  ot_rec *r = &d->out.rec;
+  unsigned code = get_byte(d);
+  unsigned type = code & 63u;
+  if (type == CODE_ESCAPE)
+    type = get_byte(d);
+  unsigned flags = code & CODE_FLAGS ? get_byte(d) : 0;
+  if (d->error || (flags & ~(unsigned)F_ALL) || ((code & CODE_FLAGS) && !flags)) {
+    d->error = 1;
+    return NULL;
+  }
+  ot_codec_prev *pv = &d->prev[slot(type)];
+  d->ts += unzz(get(d));
+  r->ts = d->ts;
+  r->type = (uint8_t)type;
+  if (flags & F_KIND)
+    pv->kind = get_byte(d);
+  if (flags & F_A) {
+    uint64_t a = get(d);
+    if (a > UINT32_MAX)
+      d->error = 1;
+    pv->a = (uint32_t)a;
+  }
+  if (flags & F_NVAL) {
+    uint64_t nval = get(d);
+    if (nval > OT_CODEC_MAX_VALUES)
+      d->error = 1;
+    else
+      pv->nval = (uint16_t)nval;
+  }
+  unsigned bmode = (flags >> B_SHIFT) & 3, cmode = (flags >> C_SHIFT) & 3;
+  const uint64_t bb[4] = {0, pv->b, pv->c, d->rc}, cb[4] = {pv->c, pv->b, d->rc, d->rb};
+  if (bmode)
+    pv->b = bb[bmode] + unzz(get(d));
+  if (cmode || !(code & CODE_C_SAME))
+    pv->c = cb[cmode] + unzz(get(d));
+  r->kind = pv->kind;
+  r->a = pv->a;
+  r->nval = pv->nval;
+  r->b = pv->b;
+  r->c = pv->c;
+  uint64_t *v = ot_rec_values_mut(r);
+  for (unsigned i = 0; i < r->nval && !d->error; i++) {
+    d->prev_val[i] += unzz(get(d));
+    v[i] = d->prev_val[i];
+  }
+  if (d->error)
+    return NULL;
+  d->rb = r->b;
+  d->rc = r->c;
+  d->left--;
+  return r;
+}

@@ -1,9 +1,12 @@
 /* Compact encoding of raw records (buffer/record.h) for the log: a frame's
  * records are encoded independently of every other frame (the first
  * timestamp is absolute), so a dropped frame never corrupts the next one.
- * Fields are varints, timestamps and the b/c/value fields deltas against
- * the previous record of the same type (zigzag), which makes a typical
- * event 6-10 bytes instead of 32. Pure functions: no process state. */
+ * Fields are varints: the timestamp a zigzag delta against the previous
+ * record, b and c zigzag deltas against the previous b or c of the same
+ * type or of the previous record (whichever is shortest), counter values
+ * deltas against the previous record's, kind/a/nval only when they change;
+ * a typical event takes 4-8 bytes instead of 32 (codec.c). Pure functions:
+ * no process state. */
 #ifndef OMPTRACE_LOG_CODEC_H
 #define OMPTRACE_LOG_CODEC_H
 
@@ -12,24 +15,39 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Most counter values per record the codec carries (the counters service
+ * records at most 16). */
+#define OT_CODEC_MAX_VALUES 64
+
 /* Most bytes ot_codec_encode may write for raw_bytes of records. */
 size_t ot_codec_bound(size_t raw_bytes);
 
 /* Encodes the whole records in [p, end) into out (capacity at least
  * ot_codec_bound(end - p)); stores the record count in *nrec. Returns the
- * bytes written. No allocation (the flusher and signal paths call it). */
+ * bytes written. Stops early (fewer records) at a record that ends past
+ * `end` or has more than OT_CODEC_MAX_VALUES values. No allocation (the
+ * flusher and signal paths call it). */
 size_t ot_codec_encode(const uint8_t *p, const uint8_t *end, uint8_t *out, uint32_t *nrec);
+
+/* Previous fields of one record type (the delta base). */
+typedef struct ot_codec_prev {
+  uint64_t b, c;
+  uint32_t a;
+  uint16_t nval;
+  uint8_t kind;
+} ot_codec_prev;
 
 /* Decoder of one RECORDS frame's encoded bytes. */
 typedef struct ot_codec_dec {
   const uint8_t *p, *end;
-  uint32_t left;  /* records still to decode (from the frame header) */
-  int error;      /* malformed input met: decoding stopped */
-  uint64_t state[64 * 3]; /* per type: previous ts, b, c */
-  uint64_t prev_val[64];  /* previous counter values (any type) */
+  uint32_t left;                          /* records still to decode (from the frame header) */
+  int error;                              /* malformed input met: decoding stopped */
+  uint64_t ts, rb, rc;                    /* previous record's timestamp, b and c */
+  ot_codec_prev prev[64];                 /* per type (escaped types share 63) */
+  uint64_t prev_val[OT_CODEC_MAX_VALUES]; /* previous counter values (any type) */
   union {
     ot_rec rec;
-    uint64_t words[4 + 64]; /* the record and up to 64 counter values */
+    uint64_t words[4 + OT_CODEC_MAX_VALUES]; /* the record and its counter values */
   } out;
 } ot_codec_dec;
 
