@@ -1,8 +1,11 @@
-/* Per-thread buffer layout (used by the buffer layer only). A thread's budget is one
- * pre-faulted mapping cut into equal chunks used strictly round-robin:
- * the owner fills chunk i, hands it off (FULL) and moves to i+1; the spill
- * thread writes FULL chunks to disk in the same order and frees them. So
- * the in-memory chunks, oldest first, always start at `spill_next`. */
+/* Per-thread buffer layout, shared by the buffer layer (owner side) and
+ * the flusher (log/flusher.c, the only reader while the program runs). A
+ * thread's budget is one mapping cut into equal chunks used strictly
+ * round-robin: the owner fills chunk i, hands it off (FULL) and moves to
+ * i+1; the flusher writes chunks to the log in the same order and frees
+ * them. So the in-memory chunks, oldest first, always start at
+ * `flush_next`; the flusher may also write the ACTIVE chunk up to the
+ * owner's published `cur` and remembers how far it got (`flushed`). */
 #ifndef OMPTRACE_CHUNK_H
 #define OMPTRACE_CHUNK_H
 
@@ -26,18 +29,13 @@ typedef struct ot_ring {
   uint8_t *mem;
   size_t chunk_size;
   uint32_t nchunks;
+  /* 1 while the owner waits for a free chunk: the flusher may then discard
+   * the oldest chunk if it cannot be written. */
+  atomic_int waiting;
 
-  /* Spill thread only (read by streams after the spill thread stopped). */
-  uint32_t spill_next;
-  int fd;                 /* spill file, -1 until the first spill */
-  uint64_t spilled_bytes; /* whole records in the spill file */
-  uint64_t lost_first_ts, lost_last_ts;
-  int damaged; /* a stream found the spill file damaged (said once, not per pass) */
-
-  /* Snapshot taken when recording stops: what the streams read. */
-  int frozen;
-  uint32_t frozen_first; /* oldest in-memory chunk */
-  uint8_t *frozen_cur;   /* end of the owner's published records */
+  /* Flusher only. */
+  uint32_t flush_next; /* oldest chunk not completely written */
+  uint64_t flushed;    /* bytes of chunk flush_next already in the log */
 
   ot_chunk chunks[];
 } ot_ring;

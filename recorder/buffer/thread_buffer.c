@@ -11,9 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static ot_ring *_Atomic rings[OT_MAX_THREADS];
+static void (*_Atomic kick_fn)(void);
+/* Bytes handed out of OMPTRACE_BUFFER_TOTAL. */
+static _Atomic uint64_t reserved;
 
 /* Hand-offs in progress and the flag that refuses new ones: finalize sets
  * the flag, then waits for the count to drop to 0 (both seq_cst, so one
@@ -25,45 +29,95 @@ ot_ring *ot_ring_get(uint32_t loc) {
   return loc < OT_MAX_THREADS ? atomic_load_explicit(&rings[loc], memory_order_acquire) : NULL;
 }
 
+void ot_buffer_set_kick(void (*kick)(void)) {
+  atomic_store(&kick_fn, kick);
+}
+
+static void kick(void) {
+  void (*k)(void) = atomic_load_explicit(&kick_fn, memory_order_acquire);
+  if (k)
+    k();
+}
+
 /* Chunks of at most 1 MiB, at least four per thread so the owner keeps
- * writing while the spill thread empties the others. */
-static size_t chunk_size_for(uint64_t budget) {
+ * writing while the flusher empties the others. */
+void ot_buffer_geometry(uint64_t budget, size_t *chunk_size, uint32_t *nchunks) {
   size_t c = OT_CHUNK_MAX;
   while (c > 4096 && (uint64_t)c * 4 > budget)
     c /= 2;
-  return c;
-}
-
-void ot_buffer_geometry(size_t *chunk_size, uint32_t *nchunks) {
-  size_t csize = chunk_size_for(ot_cfg.buffer_size);
-  uint64_t n = ot_cfg.buffer_size / csize;
-  *chunk_size = csize;
+  uint64_t n = budget / c;
+  *chunk_size = c;
   *nchunks = n < 2 ? 2 : (uint32_t)n;
 }
 
-int ot_buffer_thread_init(ot_thread *t) {
+uint64_t ot_buffer_total_mapped(void) {
+  return atomic_load(&reserved);
+}
+
+/* The total, but at most a quarter of the address-space limit (ulimit -v):
+ * the program's own thread stacks and heap must still fit. */
+static uint64_t total_budget(void) {
+  static _Atomic uint64_t cached;
+  uint64_t total = atomic_load(&cached);
+  if (total)
+    return total;
+  total = ot_cfg.buffer_total;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < total)
+    total = rl.rlim_cur / 4;
+  atomic_store(&cached, total);
+  return total;
+}
+
+/* min(BUFFER_SIZE, what is left of the total), never below the floor:
+ * thousands of threads share one budget instead of each taking 16 MiB. */
+static uint64_t claim_budget(void) {
+  uint64_t want = ot_cfg.buffer_size, total = total_budget();
+  uint64_t old = atomic_load(&reserved), give;
+  do {
+    uint64_t left = old < total ? total - old : 0;
+    give = want < left ? want : left;
+    if (give < OT_BUFFER_FLOOR)
+      give = want < OT_BUFFER_FLOOR ? want : OT_BUFFER_FLOOR;
+  } while (!atomic_compare_exchange_weak(&reserved, &old, old + give));
+  return give;
+}
+
+/* One mapping for the ring header and its chunks (no malloc on the new
+ * thread: glibc would reserve a 64 MiB arena for it). */
+static ot_ring *map_ring(uint64_t budget) {
   size_t csize;
   uint32_t n;
-  ot_buffer_geometry(&csize, &n);
-  ot_ring *r = calloc(1, sizeof *r + n * sizeof(ot_chunk));
-  if (!r) {
-    ot_warn("out of memory for the buffer of thread %u: it is not recorded", t->loc);
-    return -1;
-  }
-  /* MAP_POPULATE pre-faults now: first-touch faults cost more than the
-   * events themselves. */
-  r->mem = mmap(NULL, (size_t)n * csize, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (r->mem == MAP_FAILED) {
-    ot_warn("cannot map %zu bytes for thread %u: %s; it is not recorded", (size_t)n * csize, t->loc,
-            strerror(errno));
-    free(r);
-    return -1;
-  }
-  r->owner = t;
+  ot_buffer_geometry(budget, &csize, &n);
+  size_t head = (sizeof(ot_ring) + n * sizeof(ot_chunk) + 4095) & ~(size_t)4095;
+  uint8_t *m = mmap(NULL, head + (size_t)n * csize, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED)
+    return NULL;
+  ot_ring *r = (ot_ring *)m;
+  r->mem = m + head;
   r->chunk_size = csize;
   r->nchunks = n;
-  r->fd = -1;
+  return r;
+}
+
+int ot_buffer_thread_init(ot_thread *t) {
+  uint64_t budget = claim_budget();
+  /* Pages are touched as chunks are used (no MAP_POPULATE of the whole
+   * budget: 256 threads would fault in 4 GiB); the first chunk is
+   * pre-faulted because first-touch faults cost more than the events. */
+  ot_ring *r = map_ring(budget);
+  if (!r && budget > OT_BUFFER_FLOOR) /* address space is short: the floor may fit */
+    r = map_ring(OT_BUFFER_FLOOR);
+  if (!r) {
+    ot_warn("cannot map the buffer of thread %u: %s; it is not recorded", t->loc, strerror(errno));
+    return -1;
+  }
+  size_t csize = r->chunk_size;
+  uint32_t n = r->nchunks;
+  for (size_t off = 0; off < csize; off += 4096)
+    ((volatile uint8_t *)r->mem)[off] = 0;
+  r->owner = t;
   for (uint32_t i = 0; i < n; i++) {
     r->chunks[i].base = r->mem + (size_t)i * csize;
     r->chunks[i].index = i;
@@ -86,23 +140,27 @@ uint8_t *ot_buffer_refill(ot_thread *t) {
   ot_ring *r = ot_ring_get(t->loc);
   c->used = (uint64_t)(atomic_load_explicit(&t->cur, memory_order_relaxed) - c->base);
   atomic_store_explicit(&c->state, OT_CHUNK_FULL, memory_order_release);
-  /* Spill on demand: only once half of the ring holds unspilled chunks.
-   * Runs that fit the budget never write to disk before finalize, and the
-   * spill thread does not compete with the OpenMP threads for a CPU. */
+  /* Flush on demand: once half of the ring holds unwritten chunks (the
+   * periodic flush writes the rest), so the flusher does not compete with
+   * the OpenMP threads for a CPU at every chunk. */
   const ot_chunk *half = &r->chunks[(c->index + r->nchunks / 2) % r->nchunks];
   if (atomic_load_explicit(&half->state, memory_order_acquire) == OT_CHUNK_FULL)
-    ot_spill_kick();
+    kick();
 
   ot_chunk *next = &r->chunks[(c->index + 1) % r->nchunks];
   if (atomic_load_explicit(&next->state, memory_order_acquire) != OT_CHUNK_FREE) {
-    /* Budget exhausted: wait for the spill thread rather than drop. */
+    /* Budget exhausted: wait for the flusher rather than drop; it
+     * discards the oldest chunk (counted) only when it cannot write. */
     uint64_t t0 = ot_monotonic_ns();
+    atomic_store(&r->waiting, 1);
     while (atomic_load_explicit(&next->state, memory_order_acquire) != OT_CHUNK_FREE) {
-      ot_spill_kick();
+      kick();
       struct timespec nap = {0, 50000};
       nanosleep(&nap, NULL);
     }
-    t->stall_ns += ot_monotonic_ns() - t0;
+    atomic_store(&r->waiting, 0);
+    /* Atomic: the flusher reports it while the program runs. */
+    __atomic_store_n(&t->stall_ns, t->stall_ns + (ot_monotonic_ns() - t0), __ATOMIC_RELAXED);
   }
   atomic_store_explicit(&next->state, OT_CHUNK_ACTIVE, memory_order_relaxed);
   t->chunk = next;
@@ -118,16 +176,31 @@ void ot_buffer_stop(void) {
     struct timespec nap = {0, 100000};
     nanosleep(&nap, NULL);
   }
-  ot_spill_stop();
-  /* Threads still inside a handler (exit() in a parallel region) may add
-   * a record or two above the snapshot; the streams never look there. */
-  uint32_t n = ot_thread_count();
-  for (uint32_t loc = 0; loc < n; loc++) {
-    ot_ring *r = ot_ring_get(loc);
-    if (!r || r->frozen)
-      continue;
-    r->frozen_first = r->spill_next;
-    r->frozen_cur = atomic_load_explicit(&r->owner->cur, memory_order_acquire);
-    r->frozen = 1;
+}
+
+void ot_buffer_fork_child(ot_thread *self) {
+  ot_ring *mine = NULL;
+  for (uint32_t loc = 0; loc < OT_MAX_THREADS; loc++) {
+    ot_ring *r = atomic_load_explicit(&rings[loc], memory_order_relaxed);
+    if (r && self && r->owner == self)
+      mine = r;
+    atomic_store_explicit(&rings[loc], NULL, memory_order_relaxed);
   }
+  atomic_store(&handoffs_active, 0);
+  if (!mine)
+    return;
+  for (uint32_t i = 0; i < mine->nchunks; i++)
+    atomic_store_explicit(&mine->chunks[i].state, OT_CHUNK_FREE, memory_order_relaxed);
+  atomic_store_explicit(&mine->chunks[0].state, OT_CHUNK_ACTIVE, memory_order_relaxed);
+  atomic_store(&mine->waiting, 0);
+  mine->flush_next = 0;
+  mine->flushed = 0;
+  self->chunk = &mine->chunks[0];
+  self->end = mine->mem + mine->chunk_size;
+  self->records = 0;
+  self->lost = 0;
+  self->stall_ns = 0;
+  atomic_store_explicit(&self->cur, mine->mem, memory_order_release);
+  atomic_store_explicit(&rings[0], mine, memory_order_release);
+  atomic_store(&reserved, (uint64_t)mine->nchunks * mine->chunk_size);
 }

@@ -160,7 +160,8 @@ static const char *parse_rate(const ot_option *o, const char *s) {
     *(uint64_t *)field(o) = 0;
     return NULL;
   }
-  if (strcasecmp(s, "on") == 0 || strcmp(s, "1") == 0)
+  int duration = o->kind == OT_OPT_DURATION;
+  if (!duration && (strcasecmp(s, "on") == 0 || strcmp(s, "1") == 0))
     s = OT_SAMPLING_ON_RATE;
   errno = 0;
   char *end;
@@ -172,18 +173,20 @@ static const char *parse_rate(const ot_option *o, const char *s) {
   while (*end == ' ')
     end++;
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (strcasecmp(end, units[i].unit) == 0) {
+    if (strcasecmp(end, units[i].unit) == 0 && !(duration && units[i].is_freq)) {
       ns = units[i].is_freq ? 1e9 / (v * (double)units[i].mult) : v * (double)units[i].mult;
       found = 1;
       break;
     }
   }
   if (!found)
-    return "missing unit (Hz, kHz, s, ms, us, ns)";
+    return duration ? "missing unit (s, ms, us)" : "missing unit (Hz, kHz, s, ms, us, ns)";
+  if (duration && ns < (double)o->min)
+    return "too short (at least 10ms)";
   if (ns < (double)o->min)
     return "rate too high (at most 100kHz, one sample per 10us)";
   if (ns > 3600e9)
-    return "slower than one sample per hour";
+    return duration ? "longer than an hour" : "slower than one sample per hour";
   *(uint64_t *)field(o) = (uint64_t)(ns + 0.5);
   return NULL;
 }
@@ -206,6 +209,7 @@ const char *ot_option_parse(const ot_option *o, const char *value) {
   case OT_OPT_CHOICE:
     return parse_choice(o, value);
   case OT_OPT_RATE:
+  case OT_OPT_DURATION:
     return parse_rate(o, value);
   case OT_OPT_SIGNAL:
     return ot_signal_parse(value, (int *)field(o));

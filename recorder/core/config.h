@@ -26,19 +26,24 @@ enum ot_event_group {
 };
 
 typedef struct ot_config {
-  char output[4096];    /* OMPTRACE_OUTPUT, resolved archive directory */
-  uint64_t buffer_size; /* OMPTRACE_BUFFER_SIZE, bytes per thread */
-  uint32_t events;      /* OMPTRACE_EVENTS, enum ot_event_group mask */
-  int verbose;          /* OMPTRACE_VERBOSE 0..2 */
-  int quiet;            /* OMPTRACE_QUIET */
-  int clock_tsc;        /* OMPTRACE_CLOCK: 1 tsc (if invariant), 0 monotonic */
-  char metrics[4096];   /* OMPTRACE_METRICS, comma-separated event names */
-  char metrics_on[256]; /* OMPTRACE_METRICS_ON, record groups carrying values */
-  int multiplex;        /* OMPTRACE_MULTIPLEX */
-  uint64_t sampling_ns; /* OMPTRACE_SAMPLING period in ns, 0 = off */
-  int callstacks;       /* OMPTRACE_CALLSTACKS, enum ot_callstack_mode */
-  int sample_contexts;  /* OMPTRACE_SAMPLE_CONTEXTS: 0 lazy (default), 1 eager (for comparison) */
-  int sampling_signal;  /* OMPTRACE_SAMPLING_SIGNAL, signal number of the sampling timers */
+  char output[4096];     /* OMPTRACE_OUTPUT, resolved archive directory */
+  uint64_t buffer_size;  /* OMPTRACE_BUFFER_SIZE, bytes per thread */
+  uint64_t buffer_total; /* OMPTRACE_BUFFER_TOTAL, bytes for all threads together */
+  uint64_t flush_ns;     /* OMPTRACE_FLUSH_INTERVAL in ns, 0 = no periodic flush */
+  uint32_t events;       /* OMPTRACE_EVENTS, enum ot_event_group mask */
+  int verbose;           /* OMPTRACE_VERBOSE 0..2 */
+  int quiet;             /* OMPTRACE_QUIET */
+  int clock_tsc;         /* OMPTRACE_CLOCK: 1 tsc (if invariant), 0 monotonic */
+  char metrics[4096];    /* OMPTRACE_METRICS, comma-separated event names */
+  char metrics_on[256];  /* OMPTRACE_METRICS_ON, record groups carrying values */
+  int multiplex;         /* OMPTRACE_MULTIPLEX */
+  uint64_t sampling_ns;  /* OMPTRACE_SAMPLING period in ns, 0 = off */
+  int callstacks;        /* OMPTRACE_CALLSTACKS, enum ot_callstack_mode */
+  int sample_contexts;   /* OMPTRACE_SAMPLE_CONTEXTS: 0 lazy (default), 1 eager (for comparison) */
+  int sampling_signal;   /* OMPTRACE_SAMPLING_SIGNAL, signal number of the sampling timers */
+  /* OMPTRACE_SIGNALS and OMPTRACE_SNAPSHOT_SIGNAL, parsed by faults/select.c */
+  char signals[256];
+  char snapshot_signal[64];
 } ot_config;
 
 extern ot_config ot_cfg;

@@ -10,10 +10,17 @@
  * the overhead of each rate. */
 #define OT_SAMPLING_DEFAULT "0"
 /* 16 MiB per thread hold about 500 000 plain records before the first
- * hand-off to the spill thread. */
+ * hand-off to the flusher. */
 #define OT_BUFFER_SIZE_DEFAULT "16M"
 #define OT_BUFFER_SIZE_MIN (64 << 10)
 #define OT_BUFFER_SIZE_MAX (64ll << 30)
+/* 1 GiB for all threads: 64 threads get the full 16 MiB each, 4096
+ * threads 256 KiB each (the floor), without touching memory they never use. */
+#define OT_BUFFER_TOTAL_DEFAULT "1G"
+/* Once a second: a crash loses at most about a second of records, at the
+ * cost of one write per thread and second. */
+#define OT_FLUSH_INTERVAL_DEFAULT "1s"
+#define OT_FLUSH_INTERVAL_MIN_NS 10000000
 /* 10 us: faster sampling would cost more than the events it explains. */
 #define OT_SAMPLING_MIN_PERIOD_NS 10000
 
@@ -38,10 +45,21 @@ const ot_option ot_options[] = {
      "to, is never overwritten: <dir>.1, <dir>.2, ... is used instead (and named on stderr).",
      OT_OPT_STRING, FIELD(output), 0, 0, NULL},
     {"OMPTRACE_BUFFER_SIZE", OT_BUFFER_SIZE_DEFAULT, "bytes, suffix K, M or G (binary)",
-     "Event buffer per thread, allocated and pre-faulted when the thread starts and split into "
-     "chunks of at most 1 MiB. Full chunks are appended to <dir>/.spill/ by a background thread, "
-     "so the trace length is not limited by this size. Minimum 64K.",
+     "Largest event buffer of one thread, mapped when the thread starts (only its first chunk "
+     "is touched then) and split into chunks of at most 1 MiB. Chunks are appended to the "
+     "record log <dir>/.log/ by a background thread, so the trace length is not limited by "
+     "this size. Minimum 64K.",
      OT_OPT_SIZE, FIELD(buffer_size), OT_BUFFER_SIZE_MIN, OT_BUFFER_SIZE_MAX, NULL},
+    {"OMPTRACE_BUFFER_TOTAL", OT_BUFFER_TOTAL_DEFAULT, "bytes, suffix K, M or G (binary)",
+     "Event buffers of all threads together: a thread gets OMPTRACE_BUFFER_SIZE or what is left "
+     "of this total, but at least 256K. Under an address-space limit (ulimit -v) the total is "
+     "at most a quarter of it (docs/recording.md).",
+     OT_OPT_SIZE, FIELD(buffer_total), OT_BUFFER_SIZE_MIN, OT_BUFFER_SIZE_MAX, NULL},
+    {"OMPTRACE_FLUSH_INTERVAL", OT_FLUSH_INTERVAL_DEFAULT, "duration (500ms, 2s), 0 or off",
+     "How often everything recorded so far is written to the record log, so a program that "
+     "is killed or crashes loses at most this much. 0: only full chunks are written (and "
+     "everything at exit). Shortest 10ms.",
+     OT_OPT_DURATION, FIELD(flush_ns), OT_FLUSH_INTERVAL_MIN_NS, 0, NULL},
     {"OMPTRACE_EVENTS", "all",
      "comma list of parallel, tasks, sync, mutex, work, masked, reduction, flush, cancel, "
      "control; or all",
@@ -99,6 +117,22 @@ const ot_option ot_options[] = {
      "lazy: capture the call path of a parallel region's fork only when a sample fell into "
      "the region; eager: at every region and task creation (costly, for comparison).",
      OT_OPT_CHOICE, FIELD(sample_contexts), 0, 0, context_choices},
+    /* Both are checked where they are used (faults/select.c), with the
+     * same kind of one-line report as the other variables. */
+    {"OMPTRACE_SIGNALS", "all",
+     "all, none, or a comma list of term, int, hup, quit, segv, bus, fpe, ill, abrt",
+     "Signals after which the archive is still written (docs/recording.md, \"When things go "
+     "wrong\"): the handler flushes the record log, runs omptrace-recover on it, prints one "
+     "line, then lets the signal do what it would have done (exit status and core dump "
+     "unchanged). term, int, hup and quit are handled only when the program left them at their "
+     "default action; the crash signals always, passing them on to the program's own handler.",
+     OT_OPT_STRING, FIELD(signals), 0, 0, NULL},
+    {"OMPTRACE_SNAPSHOT_SIGNAL", "SIGUSR2", "SIGUSR1, SIGUSR2, SIGRTMIN+N, SIGRTMAX-N, ... or none",
+     "Signal that writes a snapshot while the program runs on: <dir>/snapshot-<n>/ with an "
+     "archive of everything so far and where.txt, where each thread is (`omptrace snapshot "
+     "PID` sends it). Not installed when the program has its own handler for the signal or "
+     "when it is the sampling signal.",
+     OT_OPT_STRING, FIELD(snapshot_signal), 0, 0, NULL},
 };
 
 const size_t ot_option_count = sizeof ot_options / sizeof ot_options[0];

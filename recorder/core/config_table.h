@@ -7,14 +7,15 @@
 #include <stdint.h>
 
 enum ot_opt_kind {
-  OT_OPT_STRING, /* copied into a char array field */
-  OT_OPT_SIZE,   /* bytes with optional K/M/G (binary) suffix -> uint64_t */
-  OT_OPT_EVENTS, /* comma list of event groups or "all" -> uint32_t mask */
-  OT_OPT_BOOL,   /* 0/1, yes/no, true/false, on/off -> int */
-  OT_OPT_INT,    /* decimal integer in [min, max] -> int */
-  OT_OPT_CHOICE, /* one of `choices`, stored as its index -> int */
-  OT_OPT_RATE,   /* "1kHz" / "200Hz" or "5ms" / "100us", "0" = off -> uint64_t ns */
-  OT_OPT_SIGNAL, /* SIGPROF, SIGRTMIN+N, ... or a number (core/config_signal.c) -> int */
+  OT_OPT_STRING,   /* copied into a char array field */
+  OT_OPT_SIZE,     /* bytes with optional K/M/G (binary) suffix -> uint64_t */
+  OT_OPT_EVENTS,   /* comma list of event groups or "all" -> uint32_t mask */
+  OT_OPT_BOOL,     /* 0/1, yes/no, true/false, on/off -> int */
+  OT_OPT_INT,      /* decimal integer in [min, max] -> int */
+  OT_OPT_CHOICE,   /* one of `choices`, stored as its index -> int */
+  OT_OPT_RATE,     /* "1kHz" / "200Hz" or "5ms" / "100us", "0" = off -> uint64_t ns */
+  OT_OPT_SIGNAL,   /* SIGPROF, SIGRTMIN+N, ... or a number (core/config_signal.c) -> int */
+  OT_OPT_DURATION, /* "500ms", "2s", "0" = off -> uint64_t ns (no frequencies) */
 };
 
 typedef struct ot_option {

@@ -53,13 +53,13 @@ static int usable_dir(const char *dir) {
   return access(dir, W_OK | X_OK);
 }
 
-/* Claims dir for this process by creating <dir>/.spill exclusively (the
- * buffer layer's spill directory, removed once the archive is written), so
+/* Claims dir for this process by creating <dir>/.log exclusively (the
+ * record log, removed once the archive is written), so
  * two programs started at once with the same OMPTRACE_OUTPUT never share
  * a directory. Returns 0 claimed, 1 taken by another run, -1 error. */
 static int claim(const char *dir) {
   char p[PATH_MAX + 32];
-  snprintf(p, sizeof p, "%s/" OT_SPILL_NAME, dir);
+  snprintf(p, sizeof p, "%s/" OT_LOG_NAME, dir);
   if (mkdir(p, 0755) == 0)
     return 0;
   return errno == EEXIST ? 1 : -1;
@@ -105,7 +105,7 @@ int ot_output_dir_create(char *out, size_t size) {
 
 void ot_output_dir_abandon(const char *dir) {
   char p[PATH_MAX + 32];
-  snprintf(p, sizeof p, "%s/" OT_SPILL_NAME, dir);
+  snprintf(p, sizeof p, "%s/" OT_LOG_NAME, dir);
   rmdir(p);
   rmdir(dir); /* fails, as wanted, when the directory holds anything else */
 }

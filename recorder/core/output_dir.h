@@ -5,11 +5,11 @@
 #include <stddef.h>
 
 /* What a run puts in its directory: the OTF2 archive <dir>/traces.otf2
- * (with traces.def and traces/) and the spill directory <dir>/.spill,
+ * (with traces.def and traces/) and the record log <dir>/.log/ (log/format.h),
  * which also claims the directory for one run until the archive is
  * written. */
 #define OT_ARCHIVE_NAME "traces"
-#define OT_SPILL_NAME ".spill"
+#define OT_LOG_NAME ".log"
 
 /* Creates the directory out (parents included) or, when it already holds
  * an archive or another run's claim, the first free <out>.N; stores the
@@ -17,7 +17,7 @@
  * Returns 0, or -1 after one error line. */
 int ot_output_dir_create(char *out, size_t size);
 /* Tracing could not start after dir was claimed: removes the claim
- * (<dir>/.spill) and the directory itself when nothing else is in it. */
+ * (<dir>/.log) and the directory itself when nothing else is in it. */
 void ot_output_dir_abandon(const char *dir);
 /* mkdir -p: 0 when path is (now) a directory path that exists; -1 with
  * errno set otherwise. */

@@ -4,6 +4,7 @@
 #include "core/threads.h"
 
 #include <stddef.h>
+#include <sys/mman.h>
 
 __thread ot_thread *ot_self __attribute__((tls_model("initial-exec")));
 atomic_int ot_recording;
@@ -31,4 +32,20 @@ ot_thread *ot_thread_get(uint32_t loc) {
   if (loc >= OT_MAX_THREADS)
     return NULL;
   return atomic_load_explicit(&slots[loc], memory_order_acquire);
+}
+
+void ot_thread_registry_reset(ot_thread *self) {
+  unsigned n = ot_thread_count();
+  for (unsigned i = 0; i < n; i++)
+    atomic_store_explicit(&slots[i], NULL, memory_order_relaxed);
+  if (self) {
+    self->loc = 0;
+    atomic_store_explicit(&slots[0], self, memory_order_relaxed);
+  }
+  atomic_store_explicit(&claimed, self ? 1u : 0u, memory_order_release);
+}
+
+void *ot_thread_memory(size_t size) {
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
 }

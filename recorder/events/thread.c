@@ -1,6 +1,6 @@
 #define _GNU_SOURCE /* gettid */
 /* thread_begin / thread_end: the only handlers allowed to allocate (once
- * per thread): registry slot, pre-faulted buffer, services. */
+ * per thread): registry slot, buffer, services. */
 #include "buffer/buffer.h"
 #include "core/log.h"
 #include "core/threads.h"
@@ -9,13 +9,13 @@
 #include "services/counters.h"
 #include "services/sampler.h"
 
-#include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 void on_ompt_callback_thread_begin(ompt_thread_t thread_type, ompt_data_t *thread_data) {
   if (!atomic_load_explicit(&ot_recording, memory_order_acquire) || ot_self)
     return;
-  ot_thread *t = aligned_alloc(64, (sizeof(ot_thread) + 63) & ~(size_t)63);
+  ot_thread *t = ot_thread_memory(sizeof(ot_thread)); /* page aligned */
   if (!t)
     return;
   *t = (ot_thread){.thread_type = (int)thread_type, .tid = gettid()};
@@ -23,7 +23,7 @@ void on_ompt_callback_thread_begin(ompt_thread_t thread_type, ompt_data_t *threa
     static atomic_int warned;
     if (!atomic_exchange(&warned, 1))
       ot_warn("more than %u threads: later threads are not recorded", OT_MAX_THREADS);
-    free(t);
+    munmap(t, sizeof(ot_thread));
     return;
   }
   if (ot_buffer_thread_init(t) != 0)

@@ -1,1 +1,301 @@
-/* Placeholder: the flusher thread (flusher.h) replaces buffer/spill.c. */
+/* The flusher thread (log/flusher.h): wakes on a pipe (kicks from the
+ * buffer layer's hand-off, flush requests, also from signal handlers) or
+ * every OMPTRACE_FLUSH_INTERVAL, and runs a pass of log/flush_pass.c. One
+ * write lock serializes passes (the thread, inline passes, fork), so the
+ * child of a fork never inherits a half-written frame. */
+#define _GNU_SOURCE /* pipe2 */
+#include "log/flusher.h"
+#include "buffer/buffer.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/output_dir.h"
+#include "log/flush_pass.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char log_dir[PATH_MAX];
+static int req_pipe[2] = {-1, -1};   /* to the flusher: one byte per wake-up */
+static int reply_pipe[2] = {-1, -1}; /* from the flusher: a requested flush is done */
+static pthread_t flusher_tid;
+static atomic_int running;  /* the thread exists */
+static atomic_int stopping; /* ot_log_finish asked it to end */
+static atomic_int ready;    /* ot_log_init succeeded and ot_log_finish has not run */
+static atomic_flag kicked = ATOMIC_FLAG_INIT;
+static atomic_uint_fast64_t req_gen, done_gen;
+static atomic_int done_rc;
+static atomic_int write_lock;
+
+/* signal-safe: one compare-and-swap per try. */
+static int lock_try(void) {
+  int expected = 0;
+  return atomic_compare_exchange_strong(&write_lock, &expected, 1);
+}
+
+static void lock_wait(void) {
+  while (!lock_try()) {
+    struct timespec nap = {0, 100000};
+    nanosleep(&nap, NULL);
+  }
+}
+
+static void unlock(void) {
+  atomic_store(&write_lock, 0);
+}
+
+/* signal-safe: a byte to a non-blocking pipe (a full pipe already wakes). */
+static void poke(int fd) {
+  char b = 1;
+  while (write(fd, &b, 1) < 0 && errno == EINTR) {
+  }
+}
+
+static void drain(int fd) {
+  char b[64];
+  while (read(fd, b, sizeof b) > 0) {
+  }
+}
+
+static int open_pipe(int p[2]) {
+  return pipe2(p, O_CLOEXEC | O_NONBLOCK);
+}
+
+static void close_pipe(int p[2]) {
+  for (int i = 0; i < 2; i++) {
+    if (p[i] >= 0)
+      close(p[i]);
+    p[i] = -1;
+  }
+}
+
+static void *flusher_main(void *arg) {
+  (void)arg;
+  uint64_t interval = ot_cfg.flush_ns;
+  uint64_t next = interval ? ot_monotonic_ns() + interval : 0;
+  for (;;) {
+    int timeout = -1;
+    if (interval) {
+      uint64_t now = ot_monotonic_ns();
+      timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
+    }
+    struct pollfd pfd = {req_pipe[0], POLLIN, 0};
+    poll(&pfd, 1, timeout);
+    drain(req_pipe[0]);
+    if (atomic_load(&stopping))
+      return NULL;
+    atomic_flag_clear(&kicked); /* kicks from now on wake the next pass */
+    uint64_t gen = atomic_load(&req_gen);
+    int periodic = interval && ot_monotonic_ns() >= next;
+    int all = periodic || gen > atomic_load(&done_gen);
+    lock_wait();
+    int rc = ot_pass_run(all ? OT_PASS_ALL : OT_PASS_FULL, 0);
+    unlock();
+    if (all) {
+      if (interval)
+        next = ot_monotonic_ns() + interval;
+      atomic_store(&done_rc, rc);
+      atomic_store(&done_gen, gen);
+      poke(reply_pipe[1]);
+    }
+  }
+}
+
+void ot_log_kick(void) {
+  if (!atomic_load_explicit(&ready, memory_order_acquire))
+    return;
+  if (atomic_load_explicit(&running, memory_order_acquire)) {
+    if (!atomic_flag_test_and_set(&kicked))
+      poke(req_pipe[1]);
+    return;
+  }
+  /* No thread (it could not start): write from the recording thread. */
+  if (lock_try()) {
+    ot_pass_run(OT_PASS_FULL, 0);
+    unlock();
+  }
+}
+
+static int start_thread(void) {
+  /* No signals here: sampler timers, crash and snapshot handlers are for
+   * the program's threads. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  atomic_store(&stopping, 0);
+  int rc = pthread_create(&flusher_tid, NULL, flusher_main, NULL);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0) {
+    ot_warn("cannot start the flusher thread: %s; the recording threads write the log",
+            strerror(rc));
+    return -1;
+  }
+  atomic_store(&running, 1);
+  return 0;
+}
+
+static int open_log(const char *out_dir) {
+  if (snprintf(log_dir, sizeof log_dir, "%s/" OT_LOG_NAME, out_dir) >= (int)sizeof log_dir) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if (mkdir(log_dir, 0755) != 0 && errno != EEXIST)
+    return -1;
+  if (open_pipe(req_pipe) != 0 || open_pipe(reply_pipe) != 0)
+    return -1;
+  if (ot_pass_open(log_dir) != 0)
+    return -1;
+  atomic_store(&req_gen, 0);
+  atomic_store(&done_gen, 0);
+  /* META, the first CLOCK point and MAPS before any record. */
+  ot_pass_run(OT_PASS_ALL, 0);
+  atomic_store_explicit(&ready, 1, memory_order_release);
+  start_thread();
+  return 0;
+}
+
+int ot_log_init(const char *out_dir) {
+  ot_buffer_set_kick(ot_log_kick);
+  return open_log(out_dir);
+}
+
+const char *ot_log_dir(void) {
+  return log_dir;
+}
+
+static int flush_inline(int what, int in_signal, int wait) {
+  if (wait)
+    lock_wait();
+  else if (!lock_try())
+    return -1;
+  int rc = ot_pass_run(what, in_signal);
+  unlock();
+  return rc;
+}
+
+int ot_log_flush(void) {
+  if (!atomic_load(&ready))
+    return -1;
+  if (!atomic_load(&running) || pthread_equal(pthread_self(), flusher_tid))
+    return flush_inline(OT_PASS_ALL, 0, 1);
+  uint64_t my = atomic_fetch_add(&req_gen, 1) + 1;
+  poke(req_pipe[1]);
+  while (atomic_load(&done_gen) < my) {
+    if (!atomic_load(&running))
+      return flush_inline(OT_PASS_ALL, 0, 1);
+    struct pollfd pfd = {reply_pipe[0], POLLIN, 0};
+    poll(&pfd, 1, 10); /* several waiters share the pipe: recheck often */
+    drain(reply_pipe[0]);
+  }
+  return atomic_load(&done_rc);
+}
+
+/* signal-safe: atomics, pipe write, poll, clock_gettime; the inline pass
+ * is flush_pass.c's (no allocation, no stdio). */
+int ot_log_flush_from_signal(int timeout_ms) {
+  if (!atomic_load(&ready))
+    return -1;
+  uint64_t deadline = ot_monotonic_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000u;
+  int on_flusher = atomic_load(&running) && pthread_equal(pthread_self(), flusher_tid);
+  if (on_flusher || !atomic_load(&running)) {
+    /* On the flusher itself the lock may be ours (interrupted mid-pass):
+     * one try only. Otherwise wait for whoever holds it. */
+    while (!lock_try()) {
+      if (on_flusher || ot_monotonic_ns() >= deadline)
+        return -1;
+      struct timespec nap = {0, 1000000};
+      nanosleep(&nap, NULL);
+    }
+    int rc = ot_pass_run(OT_PASS_ALL, 1);
+    unlock();
+    return rc;
+  }
+  uint64_t my = atomic_fetch_add(&req_gen, 1) + 1;
+  poke(req_pipe[1]);
+  for (;;) {
+    if (atomic_load(&done_gen) >= my)
+      return atomic_load(&done_rc);
+    uint64_t now = ot_monotonic_ns();
+    if (now >= deadline)
+      return -1;
+    uint64_t left = (deadline - now) / 1000000u;
+    struct pollfd pfd = {reply_pipe[0], POLLIN, 0};
+    poll(&pfd, 1, left > 10 ? 10 : (int)left + 1);
+  }
+}
+
+static void stop_thread(void) {
+  if (!atomic_load(&running))
+    return;
+  atomic_store(&stopping, 1);
+  poke(req_pipe[1]);
+  pthread_join(flusher_tid, NULL);
+  atomic_store(&running, 0);
+}
+
+int ot_log_finish(void) {
+  if (!atomic_load(&ready))
+    return -1;
+  stop_thread();
+  lock_wait();
+  int rc = ot_pass_run(OT_PASS_FINISH, 0);
+  atomic_store(&ready, 0);
+  ot_pass_close();
+  unlock();
+  close_pipe(req_pipe);
+  close_pipe(reply_pipe);
+  return rc;
+}
+
+void ot_log_remove(void) {
+  DIR *d = opendir(log_dir);
+  if (!d)
+    return;
+  struct dirent *e;
+  char path[PATH_MAX + 300];
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    snprintf(path, sizeof path, "%s/%s", log_dir, e->d_name);
+    unlink(path);
+  }
+  closedir(d);
+  rmdir(log_dir);
+}
+
+void ot_log_fork_prepare(void) {
+  if (atomic_load(&ready))
+    lock_wait();
+}
+
+void ot_log_fork_parent(void) {
+  if (atomic_load(&ready))
+    unlock();
+}
+
+int ot_log_fork_child(const char *new_out_dir) {
+  if (!atomic_load(&ready))
+    return -1;
+  /* The parent's flusher thread, pipes and files are not ours: forget
+   * them (closing our copies does not touch the parent's). */
+  atomic_store(&running, 0);
+  atomic_store(&ready, 0);
+  close_pipe(req_pipe);
+  close_pipe(reply_pipe);
+  ot_pass_reset();
+  ot_buffer_fork_child(ot_self);
+  atomic_flag_clear(&kicked);
+  unlock(); /* taken by ot_log_fork_prepare in the parent */
+  return open_log(new_out_dir);
+}

@@ -1,11 +1,11 @@
 # The durable record log. Format and reading (frames, codec, META text,
-# streams) belong to the pipeline that omptrace-recover shares; the
+# record streams) belong to the pipeline that omptrace-recover shares; the
 # flusher thread that writes the log belongs to the library only.
 target_sources(omptrace PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/../buffer/spill.c
-  ${CMAKE_CURRENT_LIST_DIR}/flusher.c)
+  ${CMAKE_CURRENT_LIST_DIR}/flusher.c
+  ${CMAKE_CURRENT_LIST_DIR}/flush_pass.c)
 target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/frame.c
   ${CMAKE_CURRENT_LIST_DIR}/codec.c
   ${CMAKE_CURRENT_LIST_DIR}/meta.c
-  ${CMAKE_CURRENT_LIST_DIR}/../buffer/stream.c)
+  ${CMAKE_CURRENT_LIST_DIR}/reader.c)

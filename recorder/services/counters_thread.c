@@ -4,6 +4,7 @@
  * counter waits for its library, at the thread's first parallel region. */
 #include "core/log.h"
 #include "core/thread.h"
+#include "core/threads.h"
 #include "services/counters.h"
 #include "services/counters_internal.h"
 
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Destroys the first `n` sets of c. */
 static void destroy_sets(ot_ctr_thread *c, unsigned n) {
@@ -98,7 +100,7 @@ void ot_counters_thread_begin(ot_thread *t) {
     if (!ot_ctr.n)
       return;
   }
-  ot_ctr_thread *c = calloc(1, sizeof *c);
+  ot_ctr_thread *c = ot_thread_memory(sizeof *c);
   if (!c) {
     ot_warn("OMPTRACE_METRICS: %s: out of memory; thread %u records no counter values",
             settled ? ot_ctr.name[0] : "counters", t->loc);
@@ -115,7 +117,7 @@ void ot_counters_thread_begin(ot_thread *t) {
     return;
   }
   if (start_counters(t, c) != 0) {
-    free(c);
+    munmap(c, sizeof *c);
     return;
   }
   t->counters = c;
@@ -131,7 +133,7 @@ void ot_counters_thread_resume(ot_thread *t) {
   ot_counters_settle();
   if (!ot_ctr.n || start_counters(t, c) != 0) {
     t->counters = NULL;
-    free(c);
+    munmap(c, sizeof *c);
     return;
   }
   t->nctr = ot_ctr.n;
@@ -144,7 +146,7 @@ void ot_counters_release(ot_thread *t, int own) {
     /* Never started (no parallel region on this thread). */
     atomic_fetch_sub(&ot_counters_deferred, 1);
     t->counters = NULL;
-    free(c);
+    munmap(c, sizeof *c);
     return;
   }
   if (!c || !t->nctr)
@@ -161,7 +163,7 @@ void ot_counters_release(ot_thread *t, int own) {
     return; /* a handler of that thread may still hold c: keep it */
   PAPI_unregister_thread();
   t->counters = NULL;
-  free(c);
+  munmap(c, sizeof *c);
 }
 
 void ot_counters_thread_end(ot_thread *t) {

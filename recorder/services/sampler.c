@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/config_table.h"
 #include "core/log.h"
+#include "core/threads.h"
 #include "services/sampler_buf.h"
 #include "services/sampler_signal.h"
 #include <pthread.h>
@@ -97,7 +98,7 @@ void ot_sampler_thread_begin(ot_thread *t) {
   if (!enabled || atomic_load(&stopped) || t->sampler)
     return;
   ot_sampler_signal_reassert();
-  ot_sampler_thread *st = calloc(1, sizeof *st);
+  ot_sampler_thread *st = ot_thread_memory(sizeof *st);
   if (!st)
     return;
   st->thread = t;
@@ -106,11 +107,11 @@ void ot_sampler_thread_begin(ot_thread *t) {
       map_buf(&st->contexts, ot_cfg.sample_contexts == 1 ? OT_CONTEXT_BUF_EAGER_BYTES
                                                          : OT_CONTEXT_BUF_BYTES) != 0) {
     ot_warn("sampling off on thread %u: cannot map its sample buffer", t->loc);
-    t->sampler = st; /* kept so finalize sees the thread; buffers stay empty */
+    __atomic_store_n(&t->sampler, st, __ATOMIC_RELEASE); /* kept: the thread shows, no samples */
     return;
   }
   ot_capture_warm_up(); /* this thread's libunwind cache, outside the handler */
-  t->sampler = st;
+  __atomic_store_n(&t->sampler, st, __ATOMIC_RELEASE); /* the flusher reads the buffers */
 
   struct sigevent sev = {0};
   sev.sigev_notify = SIGEV_THREAD_ID;

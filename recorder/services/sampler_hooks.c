@@ -93,7 +93,8 @@ static void take_context(ot_thread *t, int kind, uint64_t key, const void *codep
       memcpy(seen->sig, sig, sizeof seen->sig);
       seen->at = at + 1;
     }
-    st->contexts.used += c->size;
+    /* Release: the flusher copies captures below `used` while the program runs. */
+    __atomic_store_n(&st->contexts.used, st->contexts.used + c->size, __ATOMIC_RELEASE);
     st->ctx_taken++;
     st->ctx_ticks += ot_clock_now() - c->ts;
   } else {

@@ -6,6 +6,7 @@
 #include "core/features.h"
 #include "core/log.h"
 #include "services/sampler.h"
+#include "services/sampler_buf.h"
 #include "services/sampler_ompt.h"
 
 void ot_sampler_set_lookup(ompt_function_lookup_t lookup) {
@@ -16,6 +17,15 @@ void ot_sampler_init(void) {
   if (ot_cfg.sampling_ns)
     ot_warn("sampling unavailable: %s; OMPTRACE_SAMPLING ignored",
             ot_feature_missing("OMPTRACE_SAMPLING"));
+}
+
+/* The log's META then says sampling_ns=0: no samples to rebuild. */
+int ot_sampler_enabled(void) {
+  return 0;
+}
+
+uint64_t ot_sampler_period_ns(void) {
+  return 0;
 }
 
 void ot_sampler_thread_begin(ot_thread *t) {

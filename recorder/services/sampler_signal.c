@@ -78,7 +78,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   }
   ot_capture *c = ot_capture_take(st, &st->samples, uc, OT_CAP_SAMPLE);
   if (c) {
-    st->samples.used += c->size;
+    /* Release: the flusher copies captures below `used` while the program runs. */
+    __atomic_store_n(&st->samples.used, st->samples.used + c->size, __ATOMIC_RELEASE);
     st->taken++;
     mark_regions();
     st->sample_ticks += ot_clock_now() - c->ts;

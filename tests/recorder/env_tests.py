@@ -14,7 +14,10 @@ import os
 import re
 import shutil
 import subprocess
+import struct
 import sys
+import time
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
@@ -282,24 +285,24 @@ def t_spill():
         fail("64K and 256M buffers give different records (per-location signatures in "
              "sorted order): %s" % "; ".join(diff[:12]))
     for out in ("spill-small", "spill-large"):
-        leftover = os.path.join(A.work, out, ".spill")
-        if os.path.exists(leftover) and os.listdir(leftover):
-            fail("spill files left in %s" % leftover)
+        leftover = os.path.join(A.work, out, ".log")
+        if os.path.exists(leftover):
+            fail("the record log %s is left after the archive was written" % leftover)
 
 
 def t_damaged_spill():
-    """The program damages its own spill file before exit: the archive is
-    still written (that thread's records end at the damage), and one line
-    says so, not one per finalize pass."""
+    """The program damages its own record log file before exit: the archive
+    is still written (that thread's records end at the damage), and one
+    line says so, not one per finalize pass."""
     out = fresh("damaged-spill")
-    victim = os.path.join(out, ".spill", "0.raw")
+    victim = os.path.join(out, ".log", "0.log")
     rc, stdout, stderr, _ = run("spill", {"OMPTRACE_BUFFER_SIZE": "64K", "OMPTRACE_QUIET": "1",
                                           "SPILL_DAMAGE": victim}, out)
     ref = run("spill", {}, traced=False)
     if rc != 0 or stdout != ref[1]:
         fail("damaged spill: exit %d, stdout %r (untraced %r)" % (rc, stdout, ref[1]))
     lines = stderr.splitlines()
-    said = [l for l in lines if "truncated or damaged" in l and victim in l]
+    said = [l for l in lines if "damaged" in l and victim in l]
     if len(said) != 1 or len(lines) != 1:
         fail("damaged spill: expected one line naming %s, got %r" % (victim, lines))
     anchor = os.path.join(out, "traces.otf2")
@@ -365,10 +368,10 @@ def full_disk_counted():
         if rec.returncode != 0 or first + rest != ref[1]:
             fail("full disk, counted: exit %d, stdout %r (untraced %r)"
                  % (rec.returncode, first + rest, ref[1]))
-        if not re.search(r"^omptrace: cannot write .*/\.spill/\d+\.raw: No space left on device",
-                         stderr, re.M):
+        if not re.search(r"^omptrace: cannot write .*/\.log/(\d+\.log|process): No space left on "
+                         r"device", stderr, re.M):
             fail("full disk, counted: no spill write failed: %r" % stderr)
-        dropped = re.findall(r"^omptrace: (\d+) records were dropped after the spill failure",
+        dropped = re.findall(r"^omptrace: (\d+) records were lost while the log could not be written",
                              stderr, re.M)
         lost = re.findall(r"^omptrace: wrote .*, (\d+) records lost", stderr, re.M)
         if len(dropped) != 1 or dropped != lost:
@@ -428,9 +431,165 @@ def t_full_disk():
             fail("full disk: no line says the device is full: %r" % lines)
         if len(lines) > 3:
             fail("full disk: %d stderr lines, expected a short clear error" % len(lines))
+        if any("resumed" in l for l in lines):
+            fail("full disk: the disk never had room, yet a line says writing resumed: %r" % lines)
+        if not os.path.isdir(os.path.join(out, ".log")):
+            fail("full disk: the record log %s/.log is gone (no archive was written)" % out)
+        else:
+            log_counts(out, "full disk")  # whatever fit is whole frames
     finally:
         subprocess.run(["umount", mnt])
     full_disk_counted()
+    return 0
+
+
+# ---- the record log (recorder/log/format.h), read independently -------------
+
+LOG_HDR = struct.Struct("<IBBHIIII")  # magic type version flags length seq crc reserved
+LOG_MAGIC, LOG_CLOCK, LOG_THREAD, LOG_RECORDS, LOG_LOST = 0x474C544F, 2, 16, 17, 19
+
+
+def log_frames(path):
+    """(type, payload) of each frame of a log file, and whether the frames
+    cover the whole file (no torn or damaged tail)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out, off = [], 0
+    while off + LOG_HDR.size <= len(data):
+        magic, typ, ver, _, length, seq, crc, res = LOG_HDR.unpack_from(data, off)
+        end = off + LOG_HDR.size + length
+        if magic != LOG_MAGIC or ver != 1 or seq != len(out) or end > len(data):
+            break
+        hdr0 = LOG_HDR.pack(magic, typ, ver, 0, length, seq, 0, res)
+        if zlib.crc32(data[off + LOG_HDR.size:end], zlib.crc32(hdr0)) & 0xFFFFFFFF != crc:
+            break
+        out.append((typ, data[off + LOG_HDR.size:end]))
+        off = end
+    return out, off == len(data)
+
+
+def log_counts(out, tag):
+    """{loc: [records in RECORDS frames, records in LOST frames, LOST frames]}
+    of <out>/.log; every file must be whole frames with THREAD first."""
+    d = os.path.join(out, ".log")
+    counts = {}
+    for name in sorted(os.listdir(d)):
+        frames, whole = log_frames(os.path.join(d, name))
+        if not whole:
+            fail("%s: %s does not end on a frame boundary" % (tag, name))
+        if name == "process" or not name.endswith(".log"):
+            continue
+        loc = int(name[:-4])
+        if frames and (frames[0][0] != LOG_THREAD or
+                       struct.unpack_from("<I", frames[0][1])[0] != loc):
+            fail("%s: %s does not start with its THREAD frame" % (tag, name))
+        c = counts.setdefault(loc, [0, 0, 0])
+        for typ, pay in frames:
+            if typ == LOG_RECORDS:
+                c[0] += struct.unpack_from("<I", pay)[0]
+            elif typ == LOG_LOST:
+                c[1] += struct.unpack_from("<Q", pay)[0]
+                c[2] += 1
+    return counts
+
+
+def wait_flushed(out, t0_ns, proc, tag):
+    """Until two CLOCK frames taken after t0 are in the process file: the
+    pass of the first one wrote everything recorded before t0."""
+    process = os.path.join(out, ".log", "process")
+    while proc.poll() is None:
+        frames, _ = log_frames(process) if os.path.exists(process) else ([], True)
+        later = [1 for typ, pay in frames
+                 if typ == LOG_CLOCK and struct.unpack_from("<QQ", pay)[1] > t0_ns]
+        if len(later) >= 2:
+            return True
+        time.sleep(0.02)
+    fail("%s: the program ended before its log was flushed" % tag)
+    return False
+
+
+def held_log(out, env, tag, filler=None):
+    """Runs rec_spill until it holds after its output (SPILL_HOLD), frees
+    the disk (removes filler), waits for the periodic flush to write all
+    records so far and returns (per-location log counts at that point,
+    exit status, stdout, stderr)."""
+    hold = os.path.join(A.work, tag + ".hold")
+    open(hold, "w").close()
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out,
+               OMPTRACE_BUFFER_SIZE="64K", OMPTRACE_FLUSH_INTERVAL="50ms", SPILL_HOLD=hold, **env)
+    env.pop("OMPTRACE_QUIET", None)
+    p = subprocess.Popen([prog("spill")], env=env, cwd=A.work, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, universal_newlines=True)
+    first = p.stdout.readline()
+    if filler:
+        os.remove(filler)
+    counts = None
+    if wait_flushed(out, time.monotonic_ns(), p, tag):
+        counts = log_counts(out, tag)
+    os.remove(hold)
+    rest, stderr = p.communicate(timeout=300)
+    sys.stdout.write("--- %s stderr ---\n%s" % (tag, stderr))
+    return counts, p.returncode, first + rest, stderr
+
+
+def t_log_lost():
+    """The record log on a disk that is full while the program records and
+    freed before it ends: at the same program point, every location's
+    records in RECORDS frames plus those counted in LOST frames equal the
+    records of a run on a free disk, exactly; something was lost; every
+    file is whole frames; one line says writing failed, one that it
+    resumed with the number lost, which is the LOST frames' sum."""
+    ref_out = fresh("log-lost-ref")
+    ref, rc, stdout, _ = held_log(ref_out, {}, "log-lost-ref")
+    untraced = run("spill", {}, traced=False)[1]
+    if rc != 0 or stdout != untraced:
+        fail("log lost, reference: exit %d, stdout %r (untraced %r)" % (rc, stdout, untraced))
+    if not ref or any(c[1] or c[2] for c in ref.values()):
+        fail("log lost, reference run: %r (records, lost, LOST frames per location)" % ref)
+        return 0
+    mnt = fresh("log-lost")
+    os.makedirs(mnt)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if p.returncode != 0:
+        print("SKIP: cannot mount a small tmpfs here: %s" % p.stdout.strip())
+        return SKIP
+    try:
+        filler = os.path.join(mnt, "filler")
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while True:
+                os.write(fd, bytes(4096))
+        except OSError as e:
+            if e.errno != errno.ENOSPC:
+                raise
+        finally:
+            os.close(fd)
+        out = os.path.join(mnt, "archive")
+        got, rc, stdout, stderr = held_log(out, {"SPILL_WAIT": filler}, "log-lost", filler)
+        if rc != 0 or stdout != untraced:
+            fail("log lost: exit %d, stdout %r (untraced %r)" % (rc, stdout, untraced))
+        if got is None:
+            return 0
+        if sorted(got) != sorted(ref):
+            fail("log lost: locations %r, reference %r" % (sorted(got), sorted(ref)))
+        for loc in sorted(ref):
+            rec, lost, _ = got.get(loc, [0, 0, 0])
+            if rec + lost != ref[loc][0]:
+                fail("log lost: location %d has %d records + %d lost = %d, the reference %d"
+                     % (loc, rec, lost, rec + lost, ref[loc][0]))
+        total = sum(c[1] for c in got.values())
+        if total == 0:
+            fail("log lost: nothing was lost (is the disk full?): %r" % got)
+        failed = re.findall(r"^omptrace: cannot write .*/\.log/.*: No space left on device", stderr,
+                            re.M)
+        resumed = re.findall(r"^omptrace: writing the record log .* resumed; (\d+) records were "
+                             r"lost$", stderr, re.M)
+        if len(failed) != 1 or resumed != [str(total)]:
+            fail("log lost: expected one failure line and one 'resumed; %d records were lost', "
+                 "got %r and %r" % (total, failed, resumed))
+    finally:
+        subprocess.run(["umount", mnt])
     return 0
 
 
@@ -503,7 +662,7 @@ def t_events(name, groups):
 
 TESTS = {"bad_value": t_bad_value, "unwritable": t_unwritable, "quiet": t_quiet,
          "default_dir": t_default_dir, "concurrent": t_concurrent, "spill": t_spill,
-         "damaged_spill": t_damaged_spill, "full_disk": t_full_disk,
+         "damaged_spill": t_damaged_spill, "full_disk": t_full_disk, "log_lost": t_log_lost,
          "events": t_events, "bad_line": t_bad_line, "long_value": t_long_value,
          "unknown_variable": t_unknown_variable, "unavailable": t_unavailable}
 

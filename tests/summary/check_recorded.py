@@ -232,8 +232,8 @@ def case_compare():
 
 
 def case_full_disk():
-    """Spill files fill a small tmpfs: records are dropped and the archive has
-    measurement gaps (a filler file is removed once the spill failed, so that
+    """The record log fills a small tmpfs: records are dropped and the archive
+    has measurement gaps (a filler file is removed after the loops, so that
     the archive itself can be written). The summary must exclude the gaps
     from every figure: categories of every thread add up to the measured
     time, and the gap is not charged to fork/join."""
@@ -247,17 +247,21 @@ def case_full_disk():
     try:
         filler = os.path.join(mnt, "filler")
         with open(filler, "wb") as f:
-            f.write(bytes((16 << 20) - (300 << 10)))  # 300 kB left for spill files
+            f.write(bytes((16 << 20) - (100 << 10)))  # 100 kB left for the record log
         out = os.path.join(mnt, "archive")
         env = dict(os.environ, OMP_TOOL_LIBRARIES=LIB, OMPTRACE_OUTPUT=out,
-                   OMPTRACE_BUFFER_SIZE="64K")
+                   OMPTRACE_BUFFER_SIZE="64K", FULL_DISK_WAIT=filler)
         rec = subprocess.Popen([os.path.join(PROGDIR, "summary_prog_full_disk")], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for line in rec.stderr:
-            sys.stdout.write(line)
-            if ".spill" in line and os.path.exists(filler):
-                os.remove(filler)
-        check(rec.wait(timeout=120) == 0, "traced program exit %r" % rec.returncode)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # The record log keeps what it cannot write and drops only when the
+        # buffers are full: the disk stays full until the loops are done.
+        check(rec.stdout.readline() == "loops done\n", "no 'loops done' line")
+        os.remove(filler)
+        _, err = rec.communicate(timeout=120)
+        sys.stdout.write(err)
+        check(any("cannot write" in l and "/.log/" in l for l in err.splitlines()),
+              "no line says the record log could not be written: %r" % err)
+        check(rec.returncode == 0, "traced program exit %r" % rec.returncode)
         j = summary(out)
     finally:
         subprocess.run(["umount", mnt])

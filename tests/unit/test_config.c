@@ -184,6 +184,24 @@ static uint64_t get_field(const ot_option *o) {
   return *(const uint32_t *)p;
 }
 
+/* OMPTRACE_FLUSH_INTERVAL: a duration (no frequencies, "1" is not "on"),
+ * 10ms at the shortest, an hour at the longest; 0 or off disables. */
+static const u64_case flush_cases[] = {
+    {"0", NULL, 0},
+    {"off", NULL, 0},
+    {"1s", NULL, 1000000000},
+    {"500ms", NULL, 500000000},
+    {"10ms", NULL, 10000000},
+    {"2 s", NULL, 2000000000},
+    {"3600s", NULL, 3600000000000ull},
+    {"9ms", "too short (at least 10ms)", 0},
+    {"1", "missing unit (s, ms, us)", 0},
+    {"on", "not a positive number", 0},
+    {"2Hz", "missing unit (s, ms, us)", 0},
+    {"3601s", "longer than an hour", 0},
+    {"-1s", "not a positive number", 0},
+};
+
 static void set_field(const ot_option *o, uint64_t v) {
   char *p = (char *)&ot_cfg + o->offset;
   if (o->size == sizeof(uint64_t))
@@ -455,6 +473,7 @@ int main(void) {
   run_u64_cases("OMPTRACE_BUFFER_SIZE", size_cases, sizeof size_cases / sizeof size_cases[0]);
   run_u64_cases("OMPTRACE_SAMPLING", rate_cases, sizeof rate_cases / sizeof rate_cases[0]);
   run_u64_cases("OMPTRACE_EVENTS", event_cases, sizeof event_cases / sizeof event_cases[0]);
+  run_u64_cases("OMPTRACE_FLUSH_INTERVAL", flush_cases, sizeof flush_cases / sizeof flush_cases[0]);
   test_each_group();
   test_long_values();
   test_signals();

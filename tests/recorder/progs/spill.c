@@ -3,7 +3,9 @@
  * With SPILL_DAMAGE=<file>, cuts that file (a spill file of the tool) in
  * the middle of a record before exit, as a damaged disk would. With
  * SPILL_WAIT=<file>, waits after its output until that file is gone (the
- * test frees space on a full disk before the archive is written). */
+ * test frees space on a full disk before the archive is written); then,
+ * with SPILL_HOLD=<file>, until that one is gone too (the test reads the
+ * record log of the running program meanwhile). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -30,6 +32,9 @@ int main(void) {
   fflush(stdout);
   const char *wait = getenv("SPILL_WAIT");
   while (wait && stat(wait, &st) == 0)
+    usleep(1000);
+  const char *hold = getenv("SPILL_HOLD");
+  while (hold && stat(hold, &st) == 0)
     usleep(1000);
   return 0;
 }

@@ -1,0 +1,28 @@
+/* One pass of the flusher over the process and every location (the
+ * writing half of log/flusher.c): frames built in one preallocated buffer,
+ * one write(2) each, no allocation, so a pass may run from a signal
+ * handler. Callers serialize passes (flusher.c's write lock). */
+#ifndef OMPTRACE_LOG_FLUSH_PASS_H
+#define OMPTRACE_LOG_FLUSH_PASS_H
+
+#include <stdint.h>
+
+enum {
+  OT_PASS_FULL = 0,   /* FULL chunks only (a ring is half full) */
+  OT_PASS_ALL = 1,    /* everything recorded so far, captures, stats, CLOCK, META, MAPS */
+  OT_PASS_FINISH = 2, /* OT_PASS_ALL with finished=1 in META */
+};
+
+/* Allocates the per-location state and the frame buffer, creates
+ * log_dir's process file (dir must exist). 0 or -1 (errno set). */
+int ot_pass_open(const char *log_dir);
+/* signal-safe: open/read/write/ftruncate, no allocation, no stdio when
+ * in_signal (warnings are then left for the next ordinary pass).
+ * Returns 0 when everything due was written, -1 otherwise. */
+int ot_pass_run(int what, int in_signal);
+/* Closes every file (the state stays for ot_pass_open of a fork child). */
+void ot_pass_close(void);
+/* Forgets every location (fork child: new files from location 0). */
+void ot_pass_reset(void);
+
+#endif
