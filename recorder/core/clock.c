@@ -101,6 +101,20 @@ void ot_clock_calibrate(void) {
   }
 }
 
+void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1, uint64_t ns1) {
+  ot_clock_use_tsc = use_tsc;
+  p0 = (clock_point){raw0, ns0};
+  calibrated = 0;
+  if (!use_tsc)
+    return;
+  if (raw1 > raw0 && ns1 > ns0) {
+    p1 = (clock_point){raw1, ns1};
+    calibrated = 1;
+  } else {
+    ot_clock_calibrate();
+  }
+}
+
 uint64_t ot_clock_to_ns(uint64_t raw) {
   if (!ot_clock_use_tsc)
     return raw;

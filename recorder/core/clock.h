@@ -30,6 +30,11 @@ static inline uint64_t ot_clock_now(void) {
 void ot_clock_init(void);
 /* Takes the second calibration point; call before ot_clock_to_ns. */
 void ot_clock_calibrate(void);
+/* Sets the conversion from two calibration points read back from a record
+ * log (raw tick, CLOCK_MONOTONIC ns): use_tsc says which clock the ticks
+ * come from. raw1 <= raw0 (one point only) calibrates against now, as
+ * ot_clock_calibrate does: right for the machine and boot that recorded. */
+void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1, uint64_t ns1);
 /* Raw ticks to CLOCK_MONOTONIC nanoseconds (monotone in raw). */
 uint64_t ot_clock_to_ns(uint64_t raw);
 /* Human-readable name of the clock in use ("tsc" or "monotonic"). */

@@ -36,9 +36,3 @@ uint32_t ot_site_id(const void *codeptr) {
   }
   return 0; /* table (or this key's probe window) is full */
 }
-
-const void *ot_site_codeptr(uint32_t id) {
-  if (id == 0 || id >= OT_SITES_SLOTS)
-    return NULL;
-  return atomic_load_explicit(&sites[id], memory_order_acquire);
-}

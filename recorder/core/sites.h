@@ -7,7 +7,8 @@
 
 #include <stdint.h>
 
+/* The code pointer of an id is in the log: each TASK_CREATE record carries
+ * both (finalize/scan.c rebuilds the table from them). */
 uint32_t ot_site_id(const void *codeptr);
-const void *ot_site_codeptr(uint32_t id); /* NULL for 0 or unused ids */
 
 #endif

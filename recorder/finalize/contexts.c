@@ -9,9 +9,9 @@
 #include "finalize/contexts.h"
 #include "buffer/record.h"
 #include "core/config.h"
-#include "core/sites.h"
 #include "finalize/defs.h"
-#include "finalize/scan.h"
+#include "finalize/run.h"
+#include "finalize/scan_ext.h"
 #include <omp-tools.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +28,7 @@ typedef struct cap_slot {
   uint64_t key;
   const ot_capture *cap;
 } cap_slot;
+static int callstacks; /* enum ot_callstack_mode of the run */
 static cap_slot *forks, *tasks;
 static size_t forks_cap, tasks_cap;
 /* Fork captures that share an earlier capture's frames, made whole. */
@@ -100,30 +101,16 @@ static const ot_capture *index_get(cap_slot *tab, size_t cap, uint64_t key) {
   return NULL;
 }
 
-int ot_contexts_open(void) {
+int ot_contexts_open(const ot_run *run) {
   size_t nf = 0, nt = 0;
-  uint32_t nthr = ot_thread_count();
-  for (uint32_t i = 0; i < nthr; i++) {
-    ot_thread *t = ot_thread_get(i);
-    ot_sampler_thread *st = t ? t->sampler : NULL;
-    if (!st)
-      continue;
-    /* The tables are sized from this count; captures appended later
-     * (exit() inside a parallel region lets other threads run on) are not
-     * indexed. */
-    st->contexts_seen = st->contexts.used;
-    ot_cap_buf buf = st->contexts;
-    buf.used = st->contexts_seen;
+  callstacks = run->callstacks;
+  for (uint32_t i = 0; i < run->nthreads; i++) {
+    ot_cap_buf buf = run->threads[i].sampler.contexts;
     for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c))
       *(c->kind == OT_CAP_FORK ? &nf : &nt) += 1;
   }
-  for (uint32_t i = 0; i < nthr; i++) {
-    ot_thread *t = ot_thread_get(i);
-    ot_sampler_thread *st = t ? t->sampler : NULL;
-    if (!st)
-      continue;
-    ot_cap_buf buf = st->contexts;
-    buf.used = st->contexts_seen;
+  for (uint32_t i = 0; i < run->nthreads; i++) {
+    ot_cap_buf buf = run->threads[i].sampler.contexts;
     for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c)) {
       if (!c->key)
         continue;
@@ -287,7 +274,7 @@ static void walk_task(path *p, const ot_capture *c, int level, int start, int ow
     return;
   }
   if (lv->flags & ompt_task_explicit) {
-    uint64_t cp = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(lv->task_id));
+    uint64_t cp = ot_scan_site_codeptr(OT_TASK_SITE(lv->task_id));
     push(p, ot_ctx_construct_region((lv->flags & ompt_task_untied) ? "untied task" : "task", cp),
          body_scl != OTF2_UNDEFINED_SOURCE_CODE_LOCATION ? body_scl : ot_ctx_codeptr_scl(cp));
     const ot_capture *tc = index_get(tasks, tasks_cap, lv->task_id);
@@ -428,7 +415,7 @@ static void build_machine(path *p, uint32_t loc, const ot_capture *c) {
 int ot_contexts_of_sample(uint32_t loc, const ot_capture *c, uint32_t *ids, int max) {
   static path p;
   p.len = 0;
-  if (ot_cfg.callstacks == OT_CALLSTACKS_MACHINE)
+  if (callstacks == OT_CALLSTACKS_MACHINE)
     build_machine(&p, loc, c);
   else
     build_user(&p, loc, c);

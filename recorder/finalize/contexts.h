@@ -17,7 +17,8 @@ typedef struct ot_ctx_node {
 } ot_ctx_node;
 
 /* contexts.c: stitching. Call open after ot_scan_run and ot_symbols_open. */
-int ot_contexts_open(void);
+typedef struct ot_run ot_run;
+int ot_contexts_open(const ot_run *run);
 /* Calling-context ids of capture c (a sample of location loc), root first,
  * into ids[0..n-1]; returns n (0: nothing to show). */
 int ot_contexts_of_sample(uint32_t loc, const ot_capture *c, uint32_t *ids, int max);
@@ -42,7 +43,7 @@ void ot_ctx_nodes_reset(void);
 
 /* contexts_waits.c: the construct a thread waited in, from its records.
  * Load one location, then ask for its samples' times in increasing order. */
-int ot_ctx_waits_load(uint32_t loc);
+int ot_ctx_waits_load(const ot_run *run, uint32_t loc);
 const char *ot_ctx_wait_at(uint64_t raw_ts); /* pseudo-frame name or NULL */
 void ot_ctx_waits_free(void);
 

@@ -3,8 +3,8 @@
  * work_parallel), while the recorded mutex_acquire / sync_region_wait
  * events say exactly which construct the thread was waiting in. */
 #include "buffer/record.h"
-#include "buffer/stream.h"
 #include "finalize/contexts.h"
+#include "finalize/run.h"
 #include <omp-tools.h>
 #include <stdlib.h>
 
@@ -58,17 +58,15 @@ static void add(uint64_t begin, uint64_t end, const char *leaf) {
   n_ivs++;
 }
 
-int ot_ctx_waits_load(uint32_t loc) {
+int ot_ctx_waits_load(const ot_run *run, uint32_t loc) {
   n_ivs = cursor = 0;
-  ot_stream *s = ot_stream_open(loc);
-  if (!s)
-    return -1;
+  ot_reader *s = ot_run_records(run, loc);
   /* A mutex wait ends at the thread's next record: its acquisition, or
    * whatever follows a failed omp_test_lock (as the archive writer closes
    * it). A sync wait ends at the matching wait end. */
   uint64_t mutex_at = 0, sync_at = 0;
   const char *mutex_what = NULL, *sync_what = NULL;
-  for (const ot_rec *r; (r = ot_stream_next(s));) {
+  for (const ot_rec *r; (r = ot_run_next(s));) {
     if (mutex_what) {
       add(mutex_at, r->ts, mutex_what);
       mutex_what = NULL;
@@ -91,7 +89,7 @@ int ot_ctx_waits_load(uint32_t loc) {
       break;
     }
   }
-  ot_stream_close(s);
+  ot_run_records_close(s);
   return 0;
 }
 

@@ -76,6 +76,13 @@ uint32_t ot_defs_lost_records(void) {
                            OTF2_TYPE_UINT64);
 }
 
+uint32_t ot_defs_stopped(void) {
+  return ot_defs_attribute("omptrace::stopped",
+                           "recording of this location stopped here because the program ended "
+                           "before the trace was finished (recovered from the record log)",
+                           OTF2_TYPE_STRING);
+}
+
 #define CHECK(call)                                                                                \
   do {                                                                                             \
     OTF2_ErrorCode e_ = (call);                                                                    \

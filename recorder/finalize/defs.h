@@ -23,5 +23,8 @@ uint32_t ot_defs_attribute(const char *name, const char *description, OTF2_Type 
 /* The UINT64 attribute "omptrace::lost_records" of a MeasurementOnOff(OFF):
  * records dropped in that gap. Defined only when a gap is written. */
 uint32_t ot_defs_lost_records(void);
+/* The STRING attribute "omptrace::stopped" of the MeasurementOnOff(OFF)
+ * that ends each location of a run that did not finish. */
+uint32_t ot_defs_stopped(void);
 
 #endif

@@ -1,16 +1,17 @@
-/* Shared by every finalize component that writes events. */
+/* The archive writer's entry point (finalize/out.c) and the archive times
+ * every finalize component that writes events shares. */
 #ifndef OMPTRACE_OUT_H
 #define OMPTRACE_OUT_H
 
+#include "finalize/timeline.h"
+
 #include <stdint.h>
 
-/* Raw clock value to archive nanoseconds, clamped so that the times
- * written on one location never decrease. */
-uint64_t ot_out_ts(uint32_t loc, uint64_t raw);
+typedef struct ot_run ot_run;
 
 /* Runs the whole finalize pipeline (scan, symbols, samples, replay into
- * OTF2, definitions) into the archive dir/traces and prints the exit
- * line. Returns 0 on success. */
-int ot_finalize_write(const char *dir);
+ * OTF2, definitions) on a run loaded from its log (finalize/run.h) into the
+ * archive run->dir/traces and prints the exit line. Returns 0 on success. */
+int ot_finalize_write(const ot_run *run);
 
 #endif

@@ -6,21 +6,18 @@
  * code pointers (enclosing construct), failed omp_test_lock, dropped
  * records and threads that simply stop (exit() inside a parallel). */
 #include "finalize/replay.h"
-#include "buffer/stream.h"
 #include "core/log.h"
-#include "core/sites.h"
-#include "core/thread.h"
 #include "finalize/defs.h"
 #include "finalize/grow.h"
 #include "finalize/intern.h"
 #include "finalize/out.h"
 #include "finalize/regions.h"
+#include "finalize/run.h"
 #include "finalize/samples_out.h"
 #include "finalize/scan_ext.h"
 #include "finalize/suspended.h"
 #include "finalize/symbols.h"
 #include "finalize/teams.h"
-#include "services/counters.h"
 
 #include <inttypes.h>
 #include <omp-tools.h>
@@ -66,7 +63,7 @@ typedef struct held {
 typedef struct loc_state {
   uint32_t loc;
   OTF2_EvtWriter *w;
-  ot_stream *s;
+  ot_reader *s;
   const ot_rec *cur;
   frame *st;
   uint32_t n, cap;
@@ -383,7 +380,7 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
   if (resume_task(ls, task, t))
     return;
   enum ot_construct c = ot_scan_task_untied(task) ? OC_UNTIED_TASK : OC_TASK;
-  uint64_t cp = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(task));
+  uint64_t cp = ot_scan_site_codeptr(OT_TASK_SITE(task));
   if (!ot_symbols_user_cp(cp)) {
     uint64_t *slot = ot_u64map_find(&task_cp, task);
     cp = slot ? *slot : effective_cp(ls, 0);
@@ -758,6 +755,193 @@ static void pseudo_create(loc_state *ls, const ot_rec *r, uint64_t t) {
   ls->dwait_cp = cp;
 }
 
+/* A lock wait not followed by its acquisition was a failed omp_test_lock:
+ * the wait and its lock region end at the next record. */
+static void end_failed_test(loc_state *ls, const ot_rec *r, uint64_t t) {
+  if (ls->n == 0 || ls->st[ls->n - 1].type != F_MWAIT)
+    return;
+  if ((r->type == OT_MUTEX_ACQUIRED || r->type == OT_NEST_LOCK) && r->b == ls->st[ls->n - 1].id)
+    return;
+  uint8_t k = ls->st[ls->n - 1].sub;
+  if (k == ompt_mutex_lock || k == ompt_mutex_test_lock || k == ompt_mutex_nest_lock ||
+      k == ompt_mutex_test_nest_lock)
+    close_to(ls, ls->n - 2, t);
+}
+
+/* Counter values the record brought: the next Enter/Leave carries them. */
+static void take_values(loc_state *ls, const ot_rec *r) {
+  if (r->nval == 0 || nmetrics == 0)
+    return;
+  unsigned n = r->nval < nmetrics ? r->nval : nmetrics;
+  memcpy(ls->values, ot_rec_values(r), n * sizeof *ls->values);
+  ls->nvalues = n;
+  ls->pending = 1;
+}
+
+static void implicit_end(loc_state *ls, const ot_rec *r, uint64_t t) {
+  int64_t i = innermost(ls, F_PARALLEL, 0, 1, 1);
+  int league = i >= 0 && ls->st[i].sub == PAR_LEAGUE;
+  if (r->kind & ompt_task_initial) /* a league member's, or the thread's own (no region) */
+    i = league ? i : -1;
+  else if (league) /* a team's internal task: what it left open, not the league */
+    i++;
+  if (i >= 0)
+    close_to(ls, i, t);
+}
+
+static void task_create(loc_state *ls, const ot_rec *r, uint64_t t) {
+  if (r->a & ompt_task_taskwait) {
+    pseudo_create(ls, r, t);
+    return;
+  }
+  if (!(r->a & ompt_task_explicit) || (r->a & ompt_task_initial))
+    return;
+  uint64_t cp = effective_cp(ls, r->b);
+  uint64_t site = ot_scan_site_codeptr(OT_TASK_SITE(r->c));
+  if (!ot_symbols_user_cp(site) && cp) {
+    /* taskloop: the executor names the task after the creator's construct */
+    uint64_t *slot = ot_u64map_put(&task_cp, r->c, NULL);
+    if (slot)
+      *slot = cp;
+  }
+  ls->create_region = ot_region(OC_TASK_CREATE, cp);
+  enter(ls, t, ls->create_region);
+  W(OTF2_EvtWriter_ThreadTaskCreate(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(r->c),
+                                    OT_TASK_GEN(r->c)));
+  ls->create_open = 1;
+  ls->create_t = t;
+  ls->create_task = r->c;
+  if (ls->if0_pseudo && r->c == ls->if0_task) {
+    for (uint32_t i = 0; i + 1 < ls->nif0; i += 2)
+      put_dependence(ls, (uint8_t)ls->if0_deps[i], ls->if0_deps[i + 1], t);
+    ls->if0_pseudo = 0;
+    ls->nif0 = 0;
+  }
+}
+
+static void work_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  if (r->type == OT_WORK_BEGIN) {
+    if (r->kind <= ompt_work_workshare) /* a work-sharing region (taskloop may sit in a single) */
+      end_open_single(ls, t);
+    begin_frame(ls, F_WORK, r->kind, work_construct(r->kind), r->b, t);
+    if (r->kind == ompt_work_single_executor)
+      begin_frame(ls, F_SBLOCK, r->kind, OC_SINGLE_SBLOCK, r->b, t);
+    return;
+  }
+  int64_t i = find(ls, F_WORK, 0, 1);
+  if (i >= 0) {
+    ls->after_work = ls->st[i].cp;
+    close_to(ls, i, t);
+  }
+}
+
+/* Records of the mutex family (locks, critical, ordered, nest locks). */
+static void mutex_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  switch (r->type) {
+  case OT_MUTEX_ACQUIRE:
+    mutex_acquire(ls, r, t);
+    break;
+  case OT_MUTEX_ACQUIRED:
+    mutex_acquired(ls, r, t);
+    break;
+  case OT_MUTEX_RELEASED:
+    mutex_released(ls, r, t);
+    break;
+  default: /* OT_NEST_LOCK: re-acquired: the wait and omp_set_nest_lock end, no lock record */
+    if (r->kind == ompt_scope_begin) {
+      int64_t i = find(ls, F_MUTEX, r->b, 0);
+      if (i >= 0)
+        close_to(ls, i, t);
+    }
+    break;
+  }
+}
+
+/* Constructs that are one event: a zero-length region. */
+static void point_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  switch (r->type) {
+  case OT_FLUSH:
+    zero_length(ls, OC_FLUSH, r->b, t);
+    break;
+  case OT_CANCEL:
+    zero_length(ls, ot_cancel_construct(r->a), r->b, t);
+    break;
+  case OT_CONTROL_TOOL:
+    zero_length(ls, OC_CONTROL_TOOL, r->c, t);
+    break;
+  default: /* OT_ERROR */
+    zero_length(ls, OC_ERROR, r->b, t);
+    break;
+  }
+}
+
+/* One record at archive time t, by type. */
+static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
+  switch (r->type) {
+  case OT_THREAD_END:
+    close_all(ls, t);
+    ls->ended = 1;
+    break;
+  case OT_PARALLEL_BEGIN:
+    parallel_fork(ls, r, t);
+    break;
+  case OT_PARALLEL_END: {
+    const ot_parallel_info *p = ot_scan_parallel(r->c);
+    if (!p || p->kind != OT_PK_TEAM)
+      W(OTF2_EvtWriter_ThreadJoin(ls->w, NULL, t, OTF2_PARADIGM_OPENMP));
+    break;
+  }
+  case OT_IMPLICIT_BEGIN:
+    implicit_begin(ls, r, t);
+    break;
+  case OT_IMPLICIT_END:
+    implicit_end(ls, r, t);
+    break;
+  case OT_TASK_CREATE:
+    task_create(ls, r, t);
+    break;
+  case OT_TASK_SCHEDULE:
+    task_schedule(ls, r, t);
+    break;
+  case OT_SYNC_BEGIN:
+  case OT_SYNC_END:
+  case OT_SYNC_WAIT_BEGIN:
+  case OT_SYNC_WAIT_END:
+    sync_record(ls, r, t);
+    break;
+  case OT_MUTEX_ACQUIRE:
+  case OT_MUTEX_ACQUIRED:
+  case OT_MUTEX_RELEASED:
+  case OT_NEST_LOCK:
+    mutex_record(ls, r, t);
+    break;
+  case OT_WORK_BEGIN:
+  case OT_WORK_END:
+    work_record(ls, r, t);
+    break;
+  case OT_MASKED_BEGIN:
+    begin_frame(ls, F_MASKED, 0, OC_MASKED, r->b, t);
+    break;
+  case OT_MASKED_END:
+    end_frame(ls, F_MASKED, t);
+    break;
+  case OT_REDUCTION_BEGIN:
+    begin_frame(ls, F_REDUCTION, 0, OC_REDUCTION, r->b, t);
+    break;
+  case OT_REDUCTION_END:
+    end_frame(ls, F_REDUCTION, t);
+    break;
+  case OT_FLUSH:
+  case OT_CANCEL:
+  case OT_CONTROL_TOOL:
+  case OT_ERROR:
+    point_record(ls, r, t);
+    break;
+  default:
+    break;
+  }
+}
+
 static void process(loc_state *ls, const ot_rec *r) {
   if (ls->ended)
     return;
@@ -777,148 +961,23 @@ static void process(loc_state *ls, const ot_rec *r) {
   }
   samples_until(ls, raw);
   uint64_t t = ot_out_ts(ls->loc, raw);
-  /* A lock wait not followed by its acquisition was a failed omp_test_lock. */
-  if (ls->n > 0 && ls->st[ls->n - 1].type == F_MWAIT &&
-      !((r->type == OT_MUTEX_ACQUIRED || r->type == OT_NEST_LOCK) &&
-        r->b == ls->st[ls->n - 1].id)) {
-    uint8_t k = ls->st[ls->n - 1].sub;
-    if (k == ompt_mutex_lock || k == ompt_mutex_test_lock || k == ompt_mutex_nest_lock ||
-        k == ompt_mutex_test_nest_lock)
-      close_to(ls, ls->n - 2, t);
-  }
-  if (r->nval > 0 && nmetrics > 0) {
-    unsigned n = r->nval < nmetrics ? r->nval : nmetrics;
-    memcpy(ls->values, ot_rec_values(r), n * sizeof *ls->values);
-    ls->nvalues = n;
-    ls->pending = 1;
-  }
-  switch (r->type) {
-  case OT_THREAD_END:
-    close_all(ls, t);
-    ls->ended = 1;
-    break;
-  case OT_PARALLEL_BEGIN:
-    parallel_fork(ls, r, t);
-    break;
-  case OT_PARALLEL_END: {
-    const ot_parallel_info *p = ot_scan_parallel(r->c);
-    if (!p || p->kind != OT_PK_TEAM)
-      W(OTF2_EvtWriter_ThreadJoin(ls->w, NULL, t, OTF2_PARADIGM_OPENMP));
-    break;
-  }
-  case OT_IMPLICIT_BEGIN:
-    implicit_begin(ls, r, t);
-    break;
-  case OT_IMPLICIT_END: {
-    int64_t i = innermost(ls, F_PARALLEL, 0, 1, 1);
-    int league = i >= 0 && ls->st[i].sub == PAR_LEAGUE;
-    if (r->kind & ompt_task_initial) /* a league member's, or the thread's own (no region) */
-      i = league ? i : -1;
-    else if (league) /* a team's internal task: what it left open, not the league */
-      i++;
-    if (i >= 0)
-      close_to(ls, i, t);
-    break;
-  }
-  case OT_TASK_CREATE: {
-    if (r->a & ompt_task_taskwait) {
-      pseudo_create(ls, r, t);
-      break;
-    }
-    if (!(r->a & ompt_task_explicit) || (r->a & ompt_task_initial))
-      break;
-    uint64_t cp = effective_cp(ls, r->b);
-    uint64_t site = (uint64_t)(uintptr_t)ot_site_codeptr(OT_TASK_SITE(r->c));
-    if (!ot_symbols_user_cp(site) && cp) {
-      /* taskloop: the executor names the task after the creator's construct */
-      uint64_t *slot = ot_u64map_put(&task_cp, r->c, NULL);
-      if (slot)
-        *slot = cp;
-    }
-    ls->create_region = ot_region(OC_TASK_CREATE, cp);
-    enter(ls, t, ls->create_region);
-    W(OTF2_EvtWriter_ThreadTaskCreate(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(r->c),
-                                      OT_TASK_GEN(r->c)));
-    ls->create_open = 1;
-    ls->create_t = t;
-    ls->create_task = r->c;
-    if (ls->if0_pseudo && r->c == ls->if0_task) {
-      for (uint32_t i = 0; i + 1 < ls->nif0; i += 2)
-        put_dependence(ls, (uint8_t)ls->if0_deps[i], ls->if0_deps[i + 1], t);
-      ls->if0_pseudo = 0;
-      ls->nif0 = 0;
-    }
-    break;
-  }
-  case OT_TASK_SCHEDULE:
-    task_schedule(ls, r, t);
-    break;
-  case OT_SYNC_BEGIN:
-  case OT_SYNC_END:
-  case OT_SYNC_WAIT_BEGIN:
-  case OT_SYNC_WAIT_END:
-    sync_record(ls, r, t);
-    break;
-  case OT_MUTEX_ACQUIRE:
-    mutex_acquire(ls, r, t);
-    break;
-  case OT_MUTEX_ACQUIRED:
-    mutex_acquired(ls, r, t);
-    break;
-  case OT_MUTEX_RELEASED:
-    mutex_released(ls, r, t);
-    break;
-  case OT_NEST_LOCK:
-    /* Re-acquired: the wait and omp_set_nest_lock end, no lock record. */
-    if (r->kind == ompt_scope_begin) {
-      int64_t i = find(ls, F_MUTEX, r->b, 0);
-      if (i >= 0)
-        close_to(ls, i, t);
-    }
-    break;
-  case OT_WORK_BEGIN:
-    if (r->kind <= ompt_work_workshare) /* a work-sharing region (taskloop may sit in a single) */
-      end_open_single(ls, t);
-    begin_frame(ls, F_WORK, r->kind, work_construct(r->kind), r->b, t);
-    if (r->kind == ompt_work_single_executor)
-      begin_frame(ls, F_SBLOCK, r->kind, OC_SINGLE_SBLOCK, r->b, t);
-    break;
-  case OT_WORK_END: {
-    int64_t i = find(ls, F_WORK, 0, 1);
-    if (i >= 0) {
-      ls->after_work = ls->st[i].cp;
-      close_to(ls, i, t);
-    }
-    break;
-  }
-  case OT_MASKED_BEGIN:
-    begin_frame(ls, F_MASKED, 0, OC_MASKED, r->b, t);
-    break;
-  case OT_MASKED_END:
-    end_frame(ls, F_MASKED, t);
-    break;
-  case OT_REDUCTION_BEGIN:
-    begin_frame(ls, F_REDUCTION, 0, OC_REDUCTION, r->b, t);
-    break;
-  case OT_REDUCTION_END:
-    end_frame(ls, F_REDUCTION, t);
-    break;
-  case OT_FLUSH:
-    zero_length(ls, OC_FLUSH, r->b, t);
-    break;
-  case OT_CANCEL:
-    zero_length(ls, ot_cancel_construct(r->a), r->b, t);
-    break;
-  case OT_CONTROL_TOOL:
-    zero_length(ls, OC_CONTROL_TOOL, r->c, t);
-    break;
-  case OT_ERROR:
-    zero_length(ls, OC_ERROR, r->b, t);
-    break;
-  default:
-    break;
-  }
+  end_failed_test(ls, r, t);
+  take_values(ls, r);
+  dispatch(ls, r, t);
   ls->pending = 0;
+}
+
+/* A run that did not finish (recovered after a crash or kill): where this
+ * location's recording stopped, after its last record. */
+static void mark_stopped(loc_state *ls, uint64_t t) {
+  OTF2_AttributeList *al = OTF2_AttributeList_New(); /* NULL: the reason is left out */
+  if (al)
+    W(OTF2_AttributeList_AddStringRef(al, ot_defs_stopped(),
+                                      ot_defs_string("recording stopped: the program ended "
+                                                     "before the trace was finished")));
+  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, al, t, OTF2_MEASUREMENT_OFF));
+  if (al)
+    OTF2_AttributeList_Delete(al);
 }
 
 /* Min-heap of locations by the raw time of their next record. */
@@ -942,15 +1001,17 @@ static void sift_down(loc_state **h, uint32_t n, uint32_t i) {
   }
 }
 
-int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2_ErrorCode *err) {
+int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
+                  OTF2_ErrorCode *err) {
+  uint32_t nloc = run->nthreads;
   werr = OTF2_SUCCESS;
   n_pushed = n_scanned = 0;
   peak_depth = 0;
   metric_class = mclass;
-  nmetrics = ot_counters_count();
+  nmetrics = run->nmetrics;
   if (nmetrics > OT_WRITER_MAX_METRICS)
     nmetrics = OT_WRITER_MAX_METRICS;
-  strict = nmetrics > 0 && ot_counters_strict();
+  strict = nmetrics > 0 && run->counters_strict;
   int rc = 0;
   loc_state *ls = calloc(nloc ? nloc : 1, sizeof *ls);
   loc_state **heap = calloc(nloc ? nloc : 1, sizeof *heap);
@@ -962,12 +1023,14 @@ int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2
   for (uint32_t i = 0; i < nloc; i++) {
     ls[i].loc = i;
     ls[i].w = writers[i];
-    ls[i].s = ot_stream_open(i);
-    if (!ls[i].s) {
+    /* A stack from the start: st is never NULL (and the analyzer knows). */
+    ls[i].st = ot_grow(NULL, &ls[i].cap, 1, sizeof *ls[i].st, 32);
+    if (!ls[i].st) {
       rc = -1;
       goto out;
     }
-    ls[i].cur = ot_stream_next(ls[i].s);
+    ls[i].s = ot_run_records(run, i);
+    ls[i].cur = ot_run_next(ls[i].s);
     if (ls[i].cur)
       heap[nh++] = &ls[i];
   }
@@ -977,7 +1040,7 @@ int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2
     loc_state *l = heap[0];
     process(l, l->cur);
     l->index++;
-    l->cur = ot_stream_next(l->s);
+    l->cur = ot_run_next(l->s);
     if (!l->cur)
       heap[0] = heap[--nh];
     sift_down(heap, nh, 0);
@@ -987,12 +1050,13 @@ int ot_replay_run(OTF2_EvtWriter **writers, uint32_t nloc, uint32_t mclass, OTF2
   for (uint32_t i = 0; i < nloc && werr == OTF2_SUCCESS; i++) {
     samples_until(&ls[i], UINT64_MAX);
     close_all(&ls[i], ot_out_last(i));
+    if (!run->finished && !ls[i].ended && ls[i].index > 0)
+      mark_stopped(&ls[i], ot_out_last(i));
   }
 out:
   if (ls) {
     for (uint32_t i = 0; i < nloc; i++) {
-      if (ls[i].s)
-        ot_stream_close(ls[i].s);
+      ot_run_records_close(ls[i].s);
       free(ls[i].if0_deps);
       free(ls[i].st);
       free(ls[i].hl);

@@ -5,6 +5,7 @@
 #ifndef OMPTRACE_RUN_H
 #define OMPTRACE_RUN_H
 
+#include "buffer/record.h"
 #include "services/sampler_buf.h"
 
 #include <limits.h>
@@ -13,12 +14,13 @@
 #define OT_RUN_MAX_METRICS 32
 
 typedef struct ot_run_thread {
-  int present;   /* a THREAD frame was found */
-  int32_t type;  /* ompt_thread_t */
+  int present;  /* a THREAD frame was found */
+  int32_t type; /* ompt_thread_t */
   int32_t tid;
-  uint32_t nval; /* counter values per record */
+  uint32_t nval;              /* counter values per record */
   uint64_t records, stall_ns; /* from its last STATS frame */
   uint64_t lost;              /* records in its LOST frames */
+  uint64_t logged;            /* records in its valid RECORDS frames */
   int damaged;                /* its log ended in a frame that did not validate */
   uint64_t last_raw;          /* raw time of its last record (0 if none) */
   /* Sampler captures and counters rebuilt from CAPTURES and STATS frames;
@@ -32,8 +34,8 @@ typedef struct ot_run {
   char program[256];
   char host[256];
   long pid;
-  int live;      /* loaded by the process that recorded it (symbols from /proc/self) */
-  int finished;  /* the log says the run ended normally */
+  int live;       /* loaded by the process that recorded it (symbols from /proc/self) */
+  int finished;   /* the log says the run ended normally */
   int callstacks; /* enum ot_callstack_mode */
   uint64_t sampling_ns;
   uint32_t nthreads;
@@ -44,13 +46,30 @@ typedef struct ot_run {
   int metric_estimate[OT_RUN_MAX_METRICS];
   int counters_strict;
   uint64_t realtime_ns; /* CLOCK_REALTIME of the first calibration point */
-  char maps_path[PATH_MAX + 16]; /* <log_dir>/maps.txt written from the last MAPS frame, or "" */
+  uint64_t clock0_raw;  /* the first calibration point: raw tick */
+  uint64_t clock0_ns;   /* and its CLOCK_MONOTONIC time */
+  int use_tsc;          /* raw times are TSC ticks (META clock=tsc) */
+  uint32_t nclock;      /* calibration points found */
+  char *maps;           /* text of the last MAPS frame (NUL-terminated), or NULL */
+  size_t maps_len;
+  uint64_t lost;     /* sum over the threads */
+  uint32_t ndamaged; /* locations whose log ended in a damaged frame */
 } ot_run;
 
 /* Loads the run whose log is in dir/.log. Sets the clock conversion
- * (core/clock.h) from the log's CLOCK points. Returns 0, or -1 after one
- * error line (no log, unreadable process file). */
+ * (core/clock.h) from the log's first and last CLOCK points. A location
+ * whose log ends in a damaged frame is reported once (which file, after
+ * how many records). Returns 0, or -1 after one error line (no log,
+ * unreadable process file, out of memory); run is then empty (safe to
+ * ot_run_free). */
 int ot_run_load(ot_run *run, const char *dir, int live);
 void ot_run_free(ot_run *run);
+
+/* A location's records for one finalize pass (log/reader.h). A file that
+ * cannot be opened reads as no records: ot_run_load reported it. */
+typedef struct ot_reader ot_reader;
+ot_reader *ot_run_records(const ot_run *run, uint32_t loc);
+const ot_rec *ot_run_next(ot_reader *r); /* NULL at the end or for r = NULL */
+void ot_run_records_close(ot_reader *r);
 
 #endif

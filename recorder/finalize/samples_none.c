@@ -3,7 +3,9 @@
  * finalize/samples_out.c; the service side is services/sampler_none.c. */
 #include "finalize/samples_out.h"
 
-void ot_samples_prepare(void) {}
+void ot_samples_prepare(const ot_run *run) {
+  (void)run;
+}
 
 void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w) {
   (void)loc;

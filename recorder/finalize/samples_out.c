@@ -4,10 +4,10 @@
 #include "finalize/samples_out.h"
 #include "core/clock.h"
 #include "core/log.h"
-#include "core/thread.h"
 #include "finalize/contexts.h"
 #include "finalize/defs.h"
 #include "finalize/out.h"
+#include "finalize/run.h"
 #include "services/sampler_buf.h"
 #include <stdlib.h>
 
@@ -22,29 +22,18 @@ typedef struct loc_samples {
   size_t n, next;
 } loc_samples;
 
+static const ot_run *run; /* during ot_samples_prepare */
 static loc_samples *locs;
 static uint32_t nlocs;
+static uint64_t taken, failed;
 static uint32_t generator;
 
 uint64_t ot_samples_taken(void) {
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < ot_thread_count(); i++) {
-    ot_thread *t = ot_thread_get(i);
-    if (t && t->sampler)
-      n += ((ot_sampler_thread *)t->sampler)->taken;
-  }
-  return n;
+  return taken;
 }
 
 uint64_t ot_samples_failed(void) {
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < ot_thread_count(); i++) {
-    ot_thread *t = ot_thread_get(i);
-    ot_sampler_thread *st = t ? t->sampler : NULL;
-    if (st)
-      n += st->full + st->busy_skips;
-  }
-  return n;
+  return failed;
 }
 
 /* Unwind distance (OTF2 CallingContext): 1 + the number of nodes not
@@ -58,11 +47,9 @@ static uint32_t unwind_distance(const uint32_t *prev, int np, const uint32_t *cu
   return (uint32_t)(nc - common) + 1;
 }
 
-static void prepare_location(uint32_t loc, ot_sampler_thread *st) {
-  /* A snapshot: after exit() inside a parallel region, a handler already
-   * running on another thread may still append. */
+static void prepare_location(uint32_t loc, const ot_sampler_thread *st) {
   ot_cap_buf buf = st->samples;
-  if (ot_ctx_waits_load(loc) != 0)
+  if (ot_ctx_waits_load(run, loc) != 0)
     ot_verbose("samples of location %u: waits not refined from its records", loc);
   size_t n = 0;
   for (const ot_capture *c = ot_cap_next(&buf, NULL); c; c = ot_cap_next(&buf, c))
@@ -90,7 +77,7 @@ static void prepare_location(uint32_t loc, ot_sampler_thread *st) {
 }
 
 static double ticks_to_us(uint64_t ticks) {
-  uint64_t base = ot_clock_now();
+  uint64_t base = run->clock0_raw;
   return (double)(ot_clock_to_ns(base + ticks) - ot_clock_to_ns(base)) / 1e3;
 }
 
@@ -99,10 +86,7 @@ static double ticks_to_us(uint64_t ticks) {
 static void report_costs(void) {
   uint64_t ns = 0, nc = 0, ts = 0, tc = 0, cfull = 0, reused = 0;
   for (uint32_t loc = 0; loc < nlocs; loc++) {
-    ot_thread *t = ot_thread_get(loc);
-    ot_sampler_thread *st = t ? t->sampler : NULL;
-    if (!st)
-      continue;
+    const ot_sampler_thread *st = &run->threads[loc].sampler;
     ns += st->taken;
     nc += st->ctx_taken;
     ts += st->sample_ticks;
@@ -121,23 +105,26 @@ static void report_costs(void) {
              (unsigned long long)reused);
 }
 
-void ot_samples_prepare(void) {
-  if (!ot_sampler_enabled())
+void ot_samples_prepare(const ot_run *r) {
+  run = r;
+  taken = failed = 0;
+  for (uint32_t i = 0; i < run->nthreads; i++) {
+    taken += run->threads[i].sampler.taken;
+    failed += run->threads[i].sampler.full + run->threads[i].sampler.busy_skips;
+  }
+  if (!run->sampling_ns)
     return;
-  nlocs = ot_thread_count();
+  nlocs = run->nthreads;
   locs = calloc(nlocs ? nlocs : 1, sizeof *locs);
-  if (!locs || ot_contexts_open() != 0) {
+  if (!locs || ot_contexts_open(run) != 0) {
     ot_warn("samples not written: out of memory");
     nlocs = 0;
     return;
   }
   generator = ot_defs_interrupt_generator("wall-clock timer", OTF2_INTERRUPT_GENERATOR_MODE_TIME,
-                                          ot_sampler_period_ns());
-  for (uint32_t loc = 0; loc < nlocs; loc++) {
-    ot_thread *t = ot_thread_get(loc);
-    if (t && t->sampler)
-      prepare_location(loc, t->sampler);
-  }
+                                          run->sampling_ns);
+  for (uint32_t loc = 0; loc < nlocs; loc++)
+    prepare_location(loc, &run->threads[loc].sampler);
   ot_contexts_close();
   ot_ctx_waits_free();
   report_costs();

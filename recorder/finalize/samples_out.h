@@ -7,8 +7,9 @@
 #include <otf2/otf2.h>
 #include <stdint.h>
 
+typedef struct ot_run ot_run;
 /* After ot_scan_run and ot_symbols_open. No-op when sampling was off. */
-void ot_samples_prepare(void);
+void ot_samples_prepare(const ot_run *run);
 /* Writes loc's samples with raw timestamp <= limit_raw (UINT64_MAX: all
  * that remain) to w. Times go through ot_out_ts so they never decrease. */
 void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w);

@@ -3,9 +3,8 @@
  * untied tasks and which dependent-wait pseudo tasks belong to an if(0)
  * task. Memory grows with regions and tasks, not with events. */
 #include "finalize/scan.h"
-#include "buffer/stream.h"
-#include "core/thread.h"
 #include "finalize/intern.h"
+#include "finalize/run.h"
 #include "finalize/scan_ext.h"
 #include "finalize/symbols.h"
 
@@ -39,6 +38,7 @@ static ot_u64map untied;
 static ot_u64map end_barriers; /* (loc << 40 | record index) of ambiguous barrier begins */
 static ot_u64map wait_cp;      /* wait id -> first non-NULL code pointer of its acquisitions */
 static ot_u64map if0_of;       /* pseudo task of `task if(0) depend` -> that task's id */
+static ot_u64map site_cp;      /* task creation site id -> its code pointer */
 static uint64_t lost_total, records_total;
 
 static par_rec *par_get(uint64_t id) {
@@ -105,10 +105,8 @@ static int same_line(uint64_t a, uint64_t b) {
   return x.file && y.file && x.line && x.line == y.line && strcmp(x.file, y.file) == 0;
 }
 
-static int scan_location(uint32_t loc) {
-  ot_stream *s = ot_stream_open(loc);
-  if (!s)
-    return -1;
+static int scan_location(const ot_run *run, uint32_t loc) {
+  ot_reader *s = ot_run_records(run, loc);
   uint64_t stack[NEST_MAX]; /* parallel ids of the open implicit tasks */
   uint8_t league[NEST_MAX]; /* 1 where that task is a league member's initial task */
   int depth = 0;
@@ -126,7 +124,7 @@ static int scan_location(uint32_t loc) {
   uint64_t pseudo[NEST_MAX][2], done_pseudo = 0, done_cp = 0;
   int npseudo = 0;
   const ot_rec *r;
-  while ((r = ot_stream_next(s)) != NULL) {
+  while ((r = ot_run_next(s)) != NULL) {
     records_total++;
     uint64_t this_index = index++;
     int was_after_work = after_work;
@@ -202,6 +200,14 @@ static int scan_location(uint32_t loc) {
         depth--;
       break;
     case OT_TASK_CREATE:
+      if (OT_TASK_SITE(r->c) && r->b) {
+        /* The task id carries its creation site; this record its code pointer. */
+        uint64_t *slot = ot_u64map_put(&site_cp, OT_TASK_SITE(r->c), NULL);
+        if (!slot)
+          goto oom;
+        if (!*slot)
+          *slot = r->b;
+      }
       if (r->a & ompt_task_untied && !ot_u64map_put(&untied, r->c, NULL))
         goto oom;
       if (r->a & ompt_task_taskwait && npseudo < NEST_MAX) {
@@ -237,17 +243,16 @@ static int scan_location(uint32_t loc) {
     if (depth > NEST_MAX)
       depth = NEST_MAX;
   }
-  ot_stream_close(s);
+  ot_run_records_close(s);
   return 0;
 oom:
-  ot_stream_close(s);
+  ot_run_records_close(s);
   return -1;
 }
 
-int ot_scan_run(void) {
-  uint32_t n = ot_thread_count();
-  for (uint32_t loc = 0; loc < n; loc++)
-    if (scan_location(loc) != 0)
+int ot_scan_run(const ot_run *run) {
+  for (uint32_t loc = 0; loc < run->nthreads; loc++)
+    if (scan_location(run, loc) != 0)
       return -1;
   /* Team size of a team whose members were partly lost: trust the largest seen. */
   for (uint64_t i = 0; i < npars; i++)
@@ -300,6 +305,10 @@ uint64_t ot_scan_if0_task(uint64_t pseudo_task) {
   uint64_t *slot = ot_u64map_find(&if0_of, pseudo_task);
   return slot ? *slot : 0;
 }
+uint64_t ot_scan_site_codeptr(uint32_t site) {
+  uint64_t *slot = site ? ot_u64map_find(&site_cp, site) : NULL;
+  return slot ? *slot : 0;
+}
 uint64_t ot_scan_lost(void) {
   return lost_total;
 }
@@ -318,6 +327,7 @@ void ot_scan_free(void) {
   ot_u64map_free(&untied);
   ot_u64map_free(&wait_cp);
   ot_u64map_free(&if0_of);
+  ot_u64map_free(&site_cp);
   ot_u64map_free(&end_barriers);
   lost_total = records_total = 0;
 }

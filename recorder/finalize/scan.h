@@ -22,7 +22,8 @@ typedef struct ot_parallel_info {
   uint8_t kind;       /* enum ot_parallel_kind */
 } ot_parallel_info;
 
-int ot_scan_run(void);                                 /* 0 on success */
+typedef struct ot_run ot_run;
+int ot_scan_run(const ot_run *run);                    /* 0 on success */
 const ot_parallel_info *ot_scan_parallel(uint64_t id); /* NULL if unknown */
 
 #endif

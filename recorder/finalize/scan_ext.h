@@ -33,6 +33,9 @@ static inline int ot_sync_is_implicit_barrier(uint8_t kind) {
  * (libomp puts the dependences on the pseudo task), 0 when the pseudo task
  * is a `taskwait depend(...)`. Needs ot_symbols_open before ot_scan_run. */
 uint64_t ot_scan_if0_task(uint64_t pseudo_task);
+/* Code pointer of a task creation site id (OT_TASK_SITE), from the
+ * TASK_CREATE records; 0 when unknown. */
+uint64_t ot_scan_site_codeptr(uint32_t site);
 uint64_t ot_scan_lost(void); /* records dropped, from OT_LOST records */
 uint64_t ot_scan_records(void);
 void ot_scan_free(void);

@@ -1,11 +1,14 @@
-# Finalize pipeline: raw records -> OTF2 archive.
+# Finalize pipeline: the run loaded from the record log -> OTF2 archive.
 target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/defs.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c
+  ${CMAKE_CURRENT_LIST_DIR}/otf2_io.c
   ${CMAKE_CURRENT_LIST_DIR}/out.c
   ${CMAKE_CURRENT_LIST_DIR}/regions.c
   ${CMAKE_CURRENT_LIST_DIR}/replay.c
+  ${CMAKE_CURRENT_LIST_DIR}/run.c
   ${CMAKE_CURRENT_LIST_DIR}/scan.c
   ${CMAKE_CURRENT_LIST_DIR}/suspended.c
   ${CMAKE_CURRENT_LIST_DIR}/symbols.c
-  ${CMAKE_CURRENT_LIST_DIR}/teams.c)
+  ${CMAKE_CURRENT_LIST_DIR}/teams.c
+  ${CMAKE_CURRENT_LIST_DIR}/timeline.c)

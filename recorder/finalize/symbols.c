@@ -1,14 +1,20 @@
-/* Code addresses to source with elfutils libdw over the live process.
- * Results are cached per address; strings live in an intern table until
+/* Code addresses to source with elfutils libdw: over the live process
+ * when the run was loaded by the process that recorded it, else over the
+ * modules listed in the /proc/self/maps text the log saved (the files are
+ * read from disk, so a dead process's addresses still resolve). Results
+ * are cached per address; strings live in an intern table until
  * ot_symbols_close. */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "finalize/symbols.h"
 #include "finalize/intern.h"
+#include "finalize/run.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <inttypes.h>
 #include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,12 +44,16 @@ static const char *keep(const char *s) {
   return id == UINT32_MAX ? NULL : ot_intern_key(&names, id);
 }
 
+static int is_runtime(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  return strncmp(base, "libomp", 6) == 0 || strncmp(base, "libiomp", 7) == 0;
+}
+
 static int find_runtime(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   (void)arg;
-  const char *base = strrchr(info->dlpi_name, '/');
-  base = base ? base + 1 : info->dlpi_name;
-  if (strncmp(base, "libomp", 6) != 0 && strncmp(base, "libiomp", 7) != 0)
+  if (!is_runtime(info->dlpi_name))
     return 0;
   for (int i = 0; i < info->dlpi_phnum && rt_n < 4; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -56,16 +66,49 @@ static int find_runtime(struct dl_phdr_info *info, size_t size, void *arg) {
   return 1;
 }
 
-int ot_symbols_open(void) {
+/* The runtime's executable mappings from the saved maps text. */
+static void runtime_from_maps(const char *maps) {
+  for (const char *l = maps; l && *l && rt_n < 4;) {
+    const char *nl = strchr(l, '\n');
+    uint64_t lo, hi;
+    char perms[8], path[512] = "";
+    if (sscanf(l, "%" SCNx64 "-%" SCNx64 " %7s %*s %*s %*s %511[^\n]", &lo, &hi, perms, path) >=
+            3 &&
+        strchr(perms, 'x') && is_runtime(path)) {
+      rt_lo[rt_n] = lo;
+      rt_hi[rt_n++] = hi;
+    }
+    l = nl ? nl + 1 : NULL;
+  }
+}
+
+/* Modules of the recorded process: the live one, or the saved maps. */
+static int report_modules(const ot_run *run) {
+  if (run->live)
+    return dwfl_linux_proc_report(dwfl, getpid());
+  if (!run->maps)
+    return -1;
+  FILE *f = fmemopen(run->maps, run->maps_len, "r");
+  if (!f)
+    return -1;
+  int rc = dwfl_linux_proc_maps_report(dwfl, f);
+  fclose(f);
+  return rc;
+}
+
+int ot_symbols_open(const ot_run *run) {
   if (dwfl)
     return 0;
   rt_n = 0;
-  dl_iterate_phdr(find_runtime, NULL);
+  if (run->maps)
+    runtime_from_maps(run->maps);
+  else if (run->live)
+    dl_iterate_phdr(find_runtime, NULL);
   dwfl = dwfl_begin(&callbacks);
   if (!dwfl)
     return -1;
   dwfl_report_begin(dwfl);
-  int rc = dwfl_linux_proc_report(dwfl, getpid());
+  int rc = report_modules(run);
   dwfl_report_end(dwfl, NULL, NULL);
   return rc == 0 ? 0 : -1;
 }

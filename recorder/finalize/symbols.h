@@ -1,7 +1,8 @@
-/* Code addresses to source: elfutils libdw over the live process
- * (/proc/self/maps, so ASLR and dlopen'ed objects are covered), cached per
- * address. Used at finalize only. Strings stay valid until
- * ot_symbols_close. */
+/* Code addresses to source: elfutils libdw over the recorded process's
+ * modules (the live /proc/self/maps when the run was loaded live, the maps
+ * text saved in the log otherwise, so ASLR and dlopen'ed objects are
+ * covered either way), cached per address. Used at finalize and by
+ * omptrace-recover. Strings stay valid until ot_symbols_close. */
 #ifndef OMPTRACE_SYMBOLS_H
 #define OMPTRACE_SYMBOLS_H
 
@@ -15,7 +16,10 @@ typedef struct ot_symbol {
   uint64_t offset;      /* pc - function start (for "func+0x1f" names) */
 } ot_symbol;
 
-int ot_symbols_open(void);
+typedef struct ot_run ot_run;
+/* After ot_run_load. 0, or -1 when the modules cannot be read (lookups
+ * then name addresses only). */
+int ot_symbols_open(const ot_run *run);
 /* Resolves pc (a return address: callers pass pc-1 for call sites). Fills
  * frames[0..n-1] innermost first: inlined frames, then the containing
  * function. Returns n >= 1 (function "??" when nothing is known). */

@@ -1,0 +1,109 @@
+/* OTF2 plumbing: the callbacks an archive needs before it hands out event
+ * writers (flush, memory, serial collectives, pthread locks) and error
+ * capture. */
+#include "finalize/otf2_io.h"
+#include "core/output_dir.h"
+
+#include <otf2/OTF2_Pthread_Locks.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
+                                bool final) {
+  (void)data, (void)type, (void)loc, (void)caller, (void) final;
+  return OTF2_FLUSH;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
+                                                    .otf2_post_flush = NULL};
+
+/* OTF2 keeps a writer's whole output in memory unless an allocation
+ * fails: chunks come from a small per-writer budget, and a refused chunk
+ * makes OTF2 flush that writer to disk and start over. With every
+ * location written at once this bounds memory by locations x budget. */
+#define CHUNK_SIZE (1024 * 1024)
+#define CHUNKS_PER_BUFFER 8
+
+typedef struct chunk_list {
+  uint32_t n;
+  void *chunk[CHUNKS_PER_BUFFER];
+} chunk_list;
+
+static void *chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                         uint64_t size) {
+  (void)data, (void)type, (void)loc;
+  chunk_list *l = *per_buffer;
+  if (!l && !(l = *per_buffer = calloc(1, sizeof *l)))
+    return NULL;
+  if (l->n == CHUNKS_PER_BUFFER)
+    return NULL; /* OTF2 flushes this buffer, frees its chunks and asks again */
+  void *c = malloc(size);
+  if (c)
+    l->chunk[l->n++] = c;
+  return c;
+}
+
+static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                           bool final) {
+  (void)data, (void)type, (void)loc;
+  chunk_list *l = *per_buffer;
+  if (!l)
+    return;
+  for (uint32_t i = 0; i < l->n; i++)
+    free(l->chunk[i]);
+  l->n = 0;
+  if (final) {
+    free(l);
+    *per_buffer = NULL;
+  }
+}
+
+static const OTF2_MemoryCallbacks memory_callbacks = {.otf2_allocate = chunk_alloc,
+                                                      .otf2_free_all = chunk_free_all};
+
+/* OTF2 reports its own errors on stderr; keep the first one as the reason. */
+static char otf2_reason[256];
+static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
+                                    const char *function, OTF2_ErrorCode code, const char *msg,
+                                    va_list args) {
+  (void)data, (void)file, (void)line, (void)function;
+  if (!otf2_reason[0]) {
+    char text[200];
+    vsnprintf(text, sizeof text, msg, args);
+    snprintf(otf2_reason, sizeof otf2_reason, "%s (%s)", OTF2_Error_GetDescription(code), text);
+  }
+  return code;
+}
+
+const char *ot_otf2_reason(void) {
+  return otf2_reason;
+}
+
+OTF2_Archive *ot_otf2_open(const char *dir) {
+  otf2_reason[0] = 0;
+  OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+  OTF2_Archive *archive =
+      OTF2_Archive_Open(dir, OT_ARCHIVE_NAME, OTF2_FILEMODE_WRITE, CHUNK_SIZE, 4 * CHUNK_SIZE,
+                        OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (!archive) {
+    if (!otf2_reason[0])
+      snprintf(otf2_reason, sizeof otf2_reason, "cannot create the archive");
+    return NULL;
+  }
+  OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
+  if (e == OTF2_SUCCESS)
+    e = OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, NULL);
+  if (e == OTF2_SUCCESS)
+    e = OTF2_Archive_SetSerialCollectiveCallbacks(archive);
+  if (e == OTF2_SUCCESS)
+    e = OTF2_Pthread_Archive_SetLockingCallbacks(archive, NULL);
+  if (e == OTF2_SUCCESS)
+    e = OTF2_Archive_OpenEvtFiles(archive);
+  if (e != OTF2_SUCCESS) {
+    if (!otf2_reason[0])
+      snprintf(otf2_reason, sizeof otf2_reason, "%s", OTF2_Error_GetDescription(e));
+    OTF2_Archive_Close(archive);
+    return NULL;
+  }
+  return archive;
+}

@@ -1,0 +1,361 @@
+/* Loading the run model (finalize/run.h) from the record log: META, CLOCK
+ * and MAPS from the process file, each location's THREAD, CAPTURES, STATS
+ * and LOST frames from its <loc>.log. Records themselves stay on disk: the
+ * finalize passes stream them (log/reader.h), so memory does not grow with
+ * the trace. Nothing here looks at the running process. */
+#include "finalize/run.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/output_dir.h"
+#include "log/codec.h"
+#include "log/format.h"
+#include "log/frame.h"
+#include "log/meta.h"
+#include "log/reader.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OT_RUN_MAX_LOCS (1u << 16) /* task and parallel ids carry 16-bit locations */
+
+static uint64_t meta_u64(const ot_meta *m, const char *key) {
+  const char *v = ot_meta_get(m, key);
+  return v ? strtoull(v, NULL, 10) : 0;
+}
+
+static void meta_str(const ot_meta *m, const char *key, char *out, size_t size, const char *dflt) {
+  const char *v = ot_meta_get(m, key);
+  snprintf(out, size, "%s", v && *v ? v : dflt);
+}
+
+static char *meta_dup(const ot_meta *m, const char *key) {
+  const char *v = ot_meta_get(m, key);
+  return v ? strdup(v) : NULL;
+}
+
+/* Process-wide facts from the META text. */
+static void apply_meta(ot_run *run, const ot_meta *m) {
+  meta_str(m, "program", run->program, sizeof run->program, "unknown");
+  meta_str(m, "host", run->host, sizeof run->host, "localhost");
+  run->pid = (long)meta_u64(m, "pid");
+  const char *clock = ot_meta_get(m, "clock");
+  run->use_tsc = clock && strcmp(clock, "tsc") == 0;
+  run->realtime_ns = meta_u64(m, "realtime_ns");
+  const char *cs = ot_meta_get(m, "callstacks");
+  run->callstacks = cs && strcmp(cs, "machine") == 0 ? OT_CALLSTACKS_MACHINE : OT_CALLSTACKS_USER;
+  run->sampling_ns = meta_u64(m, "sampling_ns");
+  run->counters_strict = meta_u64(m, "counters_strict") != 0;
+  run->finished = meta_u64(m, "finished") != 0;
+  uint64_t n = meta_u64(m, "counters");
+  run->nmetrics = n > OT_RUN_MAX_METRICS ? OT_RUN_MAX_METRICS : (unsigned)n;
+  char key[64];
+  for (unsigned i = 0; i < run->nmetrics; i++) {
+    snprintf(key, sizeof key, "counter.%u.name", i);
+    run->metric_name[i] = meta_dup(m, key);
+    snprintf(key, sizeof key, "counter.%u.desc", i);
+    run->metric_desc[i] = meta_dup(m, key);
+    snprintf(key, sizeof key, "counter.%u.unit", i);
+    run->metric_unit[i] = meta_dup(m, key);
+    snprintf(key, sizeof key, "counter.%u.estimate", i);
+    run->metric_estimate[i] = meta_u64(m, key) != 0;
+    if (!run->metric_name[i])
+      run->metric_name[i] = strdup("?");
+  }
+}
+
+/* The process file: META (later keys win), first and last CLOCK point,
+ * last MAPS text. */
+static int load_process(ot_run *run) {
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/" OT_LOG_PROCESS_FILE, run->log_dir);
+  ot_frame_reader fr;
+  if (ot_frame_open(&fr, path) != 0) {
+    if (errno == ENOENT)
+      ot_warn("%s holds no record log (%s is missing)", run->dir, path);
+    else
+      ot_warn("cannot read %s: %s", path, strerror(errno));
+    return -1;
+  }
+  ot_meta *m = ot_meta_new();
+  ot_log_clock first = {0, 0}, last = {0, 0};
+  const ot_frame_hdr *h;
+  const uint8_t *p;
+  int rc = m ? 0 : -1;
+  while (rc == 0 && (h = ot_frame_next(&fr, 0, &p)) != NULL) {
+    if (h->type == OT_FRAME_META) {
+      rc = ot_meta_add(m, (const char *)p, h->length);
+    } else if (h->type == OT_FRAME_CLOCK && h->length >= sizeof(ot_log_clock)) {
+      memcpy(&last, p, sizeof last);
+      if (run->nclock++ == 0)
+        first = last;
+    } else if (h->type == OT_FRAME_MAPS) {
+      char *t = malloc((size_t)h->length + 1);
+      if (!t) {
+        rc = -1;
+        break;
+      }
+      memcpy(t, p, h->length);
+      t[h->length] = 0;
+      free(run->maps);
+      run->maps = t;
+      run->maps_len = h->length;
+    }
+  }
+  if (fr.damaged)
+    ot_warn("%s ends in a damaged frame (%s); its valid part is used", path, fr.why);
+  ot_frame_close(&fr);
+  if (rc != 0) {
+    ot_warn("cannot load %s: out of memory", path);
+    ot_meta_free(m);
+    return -1;
+  }
+  apply_meta(run, m);
+  ot_meta_free(m);
+  run->clock0_raw = first.raw;
+  run->clock0_ns = first.ns;
+  if (run->nclock == 0)
+    ot_warn("%s has no clock calibration: times are raw ticks", path);
+  ot_clock_set_points(run->use_tsc && run->nclock > 0, first.raw, first.ns, last.raw, last.ns);
+  return 0;
+}
+
+/* Appends a CAPTURES frame's bytes at their offset into the thread's
+ * sample or context buffer (frames arrive in order; the buffer is the
+ * concatenation of what was written). */
+static int add_captures(ot_run_thread *t, const uint8_t *p, uint32_t len) {
+  if (len < sizeof(ot_log_captures))
+    return 0;
+  ot_log_captures c;
+  memcpy(&c, p, sizeof c);
+  ot_cap_buf *b = c.which == OT_LOG_CONTEXTS ? &t->sampler.contexts : &t->sampler.samples;
+  size_t n = len - sizeof c;
+  if (c.offset > OT_LOG_MAX_FRAME * 1024ull || c.offset != b->used)
+    return 0; /* a gap or an overlap: the captures after it cannot be placed */
+  if (b->used + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 1u << 16;
+    while (cap < b->used + n)
+      cap *= 2;
+    uint8_t *nb = realloc(b->base, cap);
+    if (!nb)
+      return -1;
+    b->base = nb;
+    b->cap = cap;
+  }
+  memcpy(b->base + b->used, p + sizeof c, n);
+  b->used += n;
+  return 0;
+}
+
+/* Keeps the whole, well-formed captures at the start of a rebuilt buffer:
+ * the finalize passes walk captures by their sizes and trust them. */
+static void trim_captures(ot_cap_buf *b) {
+  size_t at = 0;
+  while (b->used - at >= sizeof(ot_capture)) {
+    const ot_capture *c = (const ot_capture *)(b->base + at);
+    size_t need = sizeof *c + c->nlevels * sizeof(ot_cap_level) + c->nframes * sizeof(ot_cap_frame);
+    if (c->size % 8 || c->size < need || c->size > b->used - at)
+      break;
+    at += c->size;
+  }
+  b->used = at;
+}
+
+static void apply_stats(ot_run_thread *t, const uint8_t *p, uint32_t len) {
+  ot_log_stats s;
+  if (len < sizeof s)
+    return;
+  memcpy(&s, p, sizeof s);
+  t->records = s.records;
+  t->stall_ns = s.stall_ns;
+  ot_sampler_thread *st = &t->sampler;
+  st->taken = s.taken;
+  st->full = s.full;
+  st->busy_skips = s.busy_skips;
+  st->ctx_full = s.ctx_full;
+  st->ctx_taken = s.ctx_taken;
+  st->ctx_reused = s.ctx_reused;
+  st->sample_ticks = s.sample_ticks;
+  st->ctx_ticks = s.ctx_ticks;
+  st->expirations = s.expirations;
+  st->armed_ns = s.armed_ns;
+  st->disarmed_ns = s.disarmed_ns;
+}
+
+/* Raw time of the last record of a RECORDS frame's payload. */
+static uint64_t last_time(const uint8_t *p, uint32_t len) {
+  if (len < sizeof(ot_log_records))
+    return 0;
+  ot_log_records h;
+  memcpy(&h, p, sizeof h);
+  if (h.bytes > len - sizeof h)
+    return 0;
+  static ot_codec_dec d; /* large: keep it off the stack */
+  ot_codec_dec_init(&d, p + sizeof h, h.bytes, h.nrec);
+  uint64_t ts = 0;
+  for (const ot_rec *r; (r = ot_codec_dec_next(&d)) != NULL;)
+    ts = r->ts;
+  return ts;
+}
+
+/* One location's file: everything but the records' contents. */
+static int load_thread(ot_run *run, uint32_t loc) {
+  ot_run_thread *t = &run->threads[loc];
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/%u" OT_LOG_THREAD_SUFFIX, run->log_dir, loc);
+  ot_frame_reader fr;
+  if (ot_frame_open(&fr, path) != 0) {
+    if (errno == ENOENT)
+      return 0; /* a location that never wrote anything */
+    ot_warn("cannot read %s: %s; thread %u is not in the trace", path, strerror(errno), loc);
+    t->damaged = 1;
+    run->ndamaged++;
+    return 0;
+  }
+  const ot_frame_hdr *h;
+  const uint8_t *p;
+  uint64_t logged = 0;
+  int rc = 0;
+  uint8_t *last = NULL; /* payload of the last RECORDS frame, decoded at the end */
+  uint32_t last_len = 0, last_cap = 0;
+  while (rc == 0 && (h = ot_frame_next(&fr, 0, &p)) != NULL) {
+    switch (h->type) {
+    case OT_FRAME_THREAD:
+      if (h->length >= sizeof(ot_log_thread)) {
+        ot_log_thread th;
+        memcpy(&th, p, sizeof th);
+        t->present = 1;
+        t->type = th.type;
+        t->tid = th.tid;
+        t->nval = th.nval;
+      }
+      break;
+    case OT_FRAME_RECORDS:
+      if (h->length >= sizeof(ot_log_records)) {
+        ot_log_records rh;
+        memcpy(&rh, p, sizeof rh);
+        logged += rh.nrec;
+        if (h->length > last_cap) {
+          uint8_t *nb = realloc(last, h->length);
+          if (!nb) {
+            rc = -1;
+            break;
+          }
+          last = nb;
+          last_cap = h->length;
+        }
+        memcpy(last, p, h->length);
+        last_len = h->length;
+      }
+      break;
+    case OT_FRAME_CAPTURES:
+      rc = add_captures(t, p, h->length);
+      break;
+    case OT_FRAME_LOST:
+      if (h->length >= sizeof(ot_log_lost)) {
+        ot_log_lost l;
+        memcpy(&l, p, sizeof l);
+        t->lost += l.count;
+      }
+      break;
+    case OT_FRAME_STATS:
+      apply_stats(t, p, h->length);
+      break;
+    default:
+      break;
+    }
+  }
+  trim_captures(&t->sampler.samples);
+  trim_captures(&t->sampler.contexts);
+  t->logged = logged;
+  if (last_len)
+    t->last_raw = last_time(last, last_len);
+  free(last);
+  if (fr.damaged) {
+    t->damaged = 1;
+    run->ndamaged++;
+    ot_warn("%s is damaged after %llu records (%s): the rest of thread %u is not in the trace",
+            path, (unsigned long long)logged, fr.why, loc);
+  }
+  ot_frame_close(&fr);
+  run->lost += t->lost;
+  if (rc != 0)
+    ot_warn("cannot load %s: out of memory", path);
+  return rc;
+}
+
+/* Highest <loc>.log in the log directory + 1 (0 when there is none). */
+static int count_threads(ot_run *run) {
+  DIR *d = opendir(run->log_dir);
+  if (!d) {
+    ot_warn("cannot read %s: %s", run->log_dir, strerror(errno));
+    return -1;
+  }
+  uint32_t n = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    char *end;
+    unsigned long v = strtoul(e->d_name, &end, 10);
+    if (end != e->d_name && e->d_name[0] != '-' && e->d_name[0] != '+' &&
+        strcmp(end, OT_LOG_THREAD_SUFFIX) == 0 && v < OT_RUN_MAX_LOCS && v + 1 > n)
+      n = (uint32_t)v + 1;
+  }
+  closedir(d);
+  run->nthreads = n;
+  return 0;
+}
+
+int ot_run_load(ot_run *run, const char *dir, int live) {
+  memset(run, 0, sizeof *run);
+  run->live = live;
+  if ((size_t)snprintf(run->dir, sizeof run->dir, "%s", dir) >= sizeof run->dir ||
+      (size_t)snprintf(run->log_dir, sizeof run->log_dir, "%s/" OT_LOG_NAME, dir) >=
+          sizeof run->log_dir) {
+    ot_warn("directory name too long: %s", dir);
+    return -1;
+  }
+  if (load_process(run) != 0 || count_threads(run) != 0)
+    goto fail;
+  run->threads = calloc(run->nthreads ? run->nthreads : 1, sizeof *run->threads);
+  if (!run->threads) {
+    ot_warn("cannot load %s: out of memory", run->log_dir);
+    goto fail;
+  }
+  for (uint32_t loc = 0; loc < run->nthreads; loc++)
+    if (load_thread(run, loc) != 0)
+      goto fail;
+  return 0;
+fail:
+  ot_run_free(run);
+  return -1;
+}
+
+void ot_run_free(ot_run *run) {
+  for (uint32_t i = 0; run->threads && i < run->nthreads; i++) {
+    free(run->threads[i].sampler.samples.base);
+    free(run->threads[i].sampler.contexts.base);
+  }
+  free(run->threads);
+  for (unsigned i = 0; i < run->nmetrics; i++) {
+    free(run->metric_name[i]);
+    free(run->metric_desc[i]);
+    free(run->metric_unit[i]);
+  }
+  free(run->maps);
+  memset(run, 0, sizeof *run);
+}
+
+ot_reader *ot_run_records(const ot_run *run, uint32_t loc) {
+  return ot_reader_open(run->log_dir, loc);
+}
+
+const ot_rec *ot_run_next(ot_reader *r) {
+  return r ? ot_reader_next(r) : NULL;
+}
+
+void ot_run_records_close(ot_reader *r) {
+  if (r)
+    ot_reader_close(r);
+}
