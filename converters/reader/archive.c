@@ -5,6 +5,7 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,11 +35,39 @@ void otr_reset_error(void) {
   last_error[0] = 0;
 }
 
+/* A run that died (or is still running) leaves only its record log
+ * <dir>/.log: say how to turn it into an archive. dir is path when it is
+ * a directory, else path's directory when path is a missing traces.otf2. */
+static bool log_only(const char *path, bool is_dir, char *err, size_t errlen) {
+  char dir[PATH_MAX], probe[PATH_MAX + 16];
+  const char *base = strrchr(path, '/');
+  if (is_dir)
+    snprintf(dir, sizeof dir, "%s", path);
+  else if (strcmp(base ? base + 1 : path, "traces.otf2") != 0)
+    return false;
+  else if (!base)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", base == path ? 1 : (int)(base - path), path);
+  struct stat st;
+  snprintf(probe, sizeof probe, "%s/traces.otf2", dir);
+  if (stat(probe, &st) == 0)
+    return false;
+  snprintf(probe, sizeof probe, "%s/.log", dir);
+  if (stat(probe, &st) != 0 || !S_ISDIR(st.st_mode))
+    return false;
+  snprintf(err, errlen,
+           "%s holds the record log of a run that did not finish: run `omptrace recover %s` first",
+           dir, dir);
+  return true;
+}
+
 /* The anchor file itself, or a directory holding traces.otf2. */
 static char *find_anchor(const char *path, char *err, size_t errlen) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (!log_only(path, false, err, errlen))
+      snprintf(err, errlen, "%s: %s", path, strerror(errno));
     return NULL;
   }
   if (!S_ISDIR(st.st_mode))
@@ -49,7 +78,8 @@ static char *find_anchor(const char *path, char *err, size_t errlen) {
   if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
     return p;
   free(p);
-  snprintf(err, errlen, "%s: no OTF2 archive here (expected %s/traces.otf2)", path, path);
+  if (!log_only(path, true, err, errlen))
+    snprintf(err, errlen, "%s: no OTF2 archive here (expected %s/traces.otf2)", path, path);
   return NULL;
 }
 

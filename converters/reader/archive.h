@@ -46,6 +46,10 @@ struct otr_archive {
   /* "omptrace::lost_records" (UINT64), when defined: records lost in a gap */
   bool has_lost_attr;
   OTF2_AttributeRef lost_attr;
+  /* "omptrace::stopped" (any type), when defined: on an OFF written by
+   * `omptrace recover`, the thread's recording ended there (program died) */
+  bool has_stopped_attr;
+  OTF2_AttributeRef stopped_attr;
   /* event pass */
   otr_locstate *ls;
   uint64_t first, last, serial, events, omp_events;

@@ -288,6 +288,14 @@ static void resolve(otr_archive *a, mtmp *m) {
       a->has_lost_attr = true;
     }
   }
+  /* omptrace recover's mark of a thread whose recording stopped early */
+  for (uint32_t i = 0; i < a->raw_attrs.n && !a->has_stopped_attr; i++) {
+    otr_raw *r = &a->raw_attrs.v[i];
+    if (!strcmp(S(a, r->a), "omptrace::stopped")) {
+      a->stopped_attr = (OTF2_AttributeRef)r->id;
+      a->has_stopped_attr = true;
+    }
+  }
 }
 
 void otr_region_site_from(otr_archive *a, uint32_t r, uint32_t from) {

@@ -6,6 +6,9 @@
  *   at the gap's start. The union of all locations' gaps is the lost time:
  *   it goes to no category on any location (the run is incomplete then)
  *   and is left out of serial time and of the run's measured time.
+ * - An OFF with "omptrace::stopped" (written by `omptrace recover`) marks
+ *   where a thread's records end because the program died: its gap is a
+ *   stop, reported once as "recording stopped early".
  * - Every event must lie inside the clock properties' range: an event file
  *   swapped in from another run does not. */
 #include "locstate.h"
@@ -17,14 +20,17 @@ uint64_t otr_lost_until(const otr_archive *a, uint64_t t) {
   return a->lost + (a->n_off && t > a->off_since ? t - a->off_since : 0);
 }
 
-void otr_measurement_off(otr_archive *a, otr_locstate *ls, bool known, uint64_t records) {
+void otr_measurement_off(otr_archive *a, otr_locstate *ls, bool known, uint64_t records,
+                         bool stopped) {
   if (ls->off) { /* a second OFF adds to the gap */
     ls->off_known = ls->off_known && known;
     ls->off_records += records;
+    ls->off_stopped = ls->off_stopped || stopped;
     return;
   }
   ls->off_known = known;
   ls->off_records = records;
+  ls->off_stopped = stopped;
   while (ls->depth) /* the recorder closes them itself; other writers may not */
     otr_pop(a, ls);
   ls->has_team = false;
@@ -43,7 +49,7 @@ static void add_gap(otr_archive *a, uint32_t loc, uint64_t t0, uint64_t t1) {
     a->capgaps = a->capgaps ? 2 * a->capgaps : 8;
     a->gaps = otr_xrealloc(a->gaps, a->capgaps * sizeof *a->gaps);
   }
-  a->gaps[a->ngaps++] = (otr_gap){loc, t0, t1, 0, false};
+  a->gaps[a->ngaps++] = (otr_gap){loc, t0, t1, 0, false, false};
 }
 
 static void gap_end(otr_archive *a, otr_locstate *ls, uint64_t t) {
@@ -51,6 +57,7 @@ static void gap_end(otr_archive *a, otr_locstate *ls, uint64_t t) {
   add_gap(a, ls->pub.index, ls->off_t, t);
   a->gaps[a->ngaps - 1].records = ls->off_records;
   a->gaps[a->ngaps - 1].records_known = ls->off_known;
+  a->gaps[a->ngaps - 1].stopped = ls->off_stopped;
   if (--a->n_off == 0)
     a->lost += t - a->off_since;
 }

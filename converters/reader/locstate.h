@@ -18,6 +18,7 @@ struct otr_locstate {
   uint64_t off_t;
   uint64_t off_records; /* records lost in it, when off_known */
   bool off_known;
+  bool off_stopped;    /* the OFF says recording stopped there for good */
   uint64_t lost_mark;  /* otr_lost_until(last_t) */
   uint64_t lost_first; /* otr_lost_until(first event) */
   uint32_t team_comm;
@@ -48,7 +49,8 @@ void otr_fork(otr_archive *a, otr_locstate *ls, uint32_t n);
 void otr_join(otr_archive *a, otr_locstate *ls);
 /* MeasurementOnOff: a gap closes everything open; its time is lost.
  * known: the OFF record says how many records were lost. */
-void otr_measurement_off(otr_archive *a, otr_locstate *ls, bool known, uint64_t records);
+void otr_measurement_off(otr_archive *a, otr_locstate *ls, bool known, uint64_t records,
+                         bool stopped);
 void otr_measurement_on(otr_archive *a, otr_locstate *ls);
 /* Union of gaps up to t (t not before the last event read). */
 uint64_t otr_lost_until(const otr_archive *a, uint64_t t);

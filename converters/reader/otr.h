@@ -175,6 +175,7 @@ typedef struct {
   uint64_t t0, t1;
   uint64_t records;
   bool records_known;
+  bool stopped; /* "omptrace::stopped": the thread's recording ended here (recovered run) */
 } otr_gap;
 
 /* Accepts the anchor file (traces.otf2) or its directory. On failure

@@ -321,8 +321,10 @@ static OTF2_CallbackCode on_onoff(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
   otr_locstate *ls = otr_loc_of(A(u), l, t);
   uint64_t n;
   bool known = lost_records(A(u), al, &n); /* before n is passed on */
+  bool stopped =
+      A(u)->has_stopped_attr && al && OTF2_AttributeList_TestAttributeByID(al, A(u)->stopped_attr);
   if (ls && m == OTF2_MEASUREMENT_OFF)
-    otr_measurement_off(A(u), ls, known, n);
+    otr_measurement_off(A(u), ls, known, n, stopped);
   else if (ls && m == OTF2_MEASUREMENT_ON)
     otr_measurement_on(A(u), ls);
   return OTF2_CALLBACK_SUCCESS;

@@ -83,8 +83,22 @@ static void gaps_report(sm *s, report *r) {
 static void finish(sm *s) {
   sm_facts *f = &s->facts;
   sm_overview_totals(s, &f->threads, &f->wall_ns, &f->serial_ns);
-  otr_gaps(s->a, &f->gaps);
+  const otr_gap *g = otr_gaps(s->a, &f->gaps);
   f->lost_ns = sm_ns(s, otr_lost_ticks(s->a));
+  /* A recovered run: threads whose records end at an "omptrace::stopped"
+   * OFF (one per thread; a thread counts once). */
+  uint64_t first = otr_first_time(s->a), at = UINT64_MAX;
+  f->stopped = 0;
+  for (uint32_t i = 0; i < f->gaps; i++) {
+    if (!g[i].stopped)
+      continue;
+    bool dup = false;
+    for (uint32_t j = 0; j < i && !dup; j++)
+      dup = g[j].stopped && g[j].loc == g[i].loc;
+    f->stopped += !dup;
+    at = g[i].t0 < at ? g[i].t0 : at;
+  }
+  f->stopped_at_ns = f->stopped ? sm_ns(s, at > first ? at - first : 0) : 0;
 }
 
 static void report_run(sm *s, report *r) {
@@ -98,6 +112,7 @@ static void report_run(sm *s, report *r) {
   rt_col(t, "gaps", "Measurement gaps (records missing)", RV_INT);
   rt_col(t, "lost_records", "Records lost in gaps", RV_INT);
   rt_col(t, "lost_ns", "Time in gaps (left out)", RV_NS);
+  rt_col(t, "stopped_threads", "Threads whose recording stopped early", RV_INT);
   rt_col(t, "measured_ns", "Measured time (wall time minus gaps)", RV_NS);
   rt_col(t, "serial_ns", "Serial time (outside parallel regions)", RV_NS);
   rt_col(t, "serial_share", "Serial share", RV_PCT);
@@ -117,12 +132,23 @@ static void report_run(sm *s, report *r) {
     rt_null_as(t, b);
   }
   rt_ns(t, s->facts.lost_ns);
+  rt_int(t, s->facts.stopped);
   rt_ns(t, wall);
   rt_ns(t, serial);
   rt_pct(t, wall ? (double)serial / (double)wall : 0);
   rt_ns(t, wall > serial ? wall - serial : 0);
-  if (ngaps)
+  if (s->facts.stopped) {
+    char at[32];
+    fmt_ns(at, sizeof at, (double)s->facts.stopped_at_ns);
+    rt_note(t,
+            "recording stopped early: the program did not finish and this archive was recovered "
+            "from its record log (omptrace recover); the records of %u thread%s end early, the "
+            "first at %s from the first event; shares and every figure below are of the "
+            "measured time",
+            s->facts.stopped, s->facts.stopped == 1 ? "" : "s", at);
+  } else if (ngaps) {
     rt_note(t, "records are missing: shares and every figure below are of the measured time");
+  }
   gaps_report(s, r);
 }
 

@@ -35,6 +35,8 @@ typedef struct {
   uint64_t wall_ns, serial_ns; /* wall_ns: measured, measurement gaps left out */
   uint64_t lost_ns;            /* time in measurement gaps (union over threads) */
   uint32_t gaps;
+  uint32_t stopped;              /* threads whose recording stopped early (recovered run) */
+  uint64_t stopped_at_ns;        /* the first such stop, from the first event */
   uint64_t wait_ns[OTR_T_COUNT]; /* over all threads */
   uint64_t busy_ns;              /* work over all threads */
   uint64_t forkjoin_ns, runtime_ns, taskcreate_ns;

@@ -1,0 +1,263 @@
+/* omptrace-recover: turns the record log a run left in DIR/.log (a program
+ * that crashed, was killed, or is still running) into the archive
+ * DIR/traces.otf2 with the same pipeline the library runs at a normal exit
+ * (finalize/run.h), and optionally reports where every thread was
+ * (--where, recover/where.h). Never writes into the log. */
+#define _GNU_SOURCE /* nftw's FTW_PHYS */
+#include "core/config.h"
+#include "core/output_dir.h"
+#include "finalize/out.h"
+#include "finalize/run.h"
+#include "finalize/symbols.h"
+#include "recover/where.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ME "omptrace-recover"
+
+typedef struct opts {
+  int keep, where, quiet;
+  const char *out; /* -o OUTDIR, or NULL */
+  const char *dir;
+} opts;
+
+static void usage(FILE *f) {
+  fputs("usage: " ME " [--keep] [-o OUTDIR] [--where] [-q] DIR\n"
+        "Writes the archive DIR/traces.otf2 from the record log DIR/.log that a run which\n"
+        "did not finish (crash, kill, hang, or still running) left behind.\n"
+        "  --keep        keep DIR/.log (recovering again gives the same archive)\n"
+        "  -o OUTDIR     write OUTDIR/traces.otf2 instead; the log is kept\n"
+        "  --where       report where each thread is at its last record (open constructs,\n"
+        "                locks held and waited for); also written to OUTDIR/where.txt\n"
+        "  -q, --quiet   no exit line\n"
+        "  --help        this text\n",
+        f);
+}
+
+static int parse(int argc, char **argv, opts *o) {
+  static const struct option longs[] = {
+      {"keep", no_argument, 0, 'k'},  {"where", no_argument, 0, 'w'},
+      {"quiet", no_argument, 0, 'q'}, {"output", required_argument, 0, 'o'},
+      {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
+  int c;
+  opterr = 0; /* our own one-line messages */
+  while ((c = getopt_long(argc, argv, ":o:qh", longs, NULL)) != -1) {
+    switch (c) {
+    case 'k':
+      o->keep = 1;
+      break;
+    case 'w':
+      o->where = 1;
+      break;
+    case 'q':
+      o->quiet = 1;
+      break;
+    case 'o':
+      o->out = optarg;
+      break;
+    case 'h':
+      usage(stdout);
+      exit(0);
+    case ':':
+      fprintf(stderr, ME ": %s needs a value (see " ME " --help)\n", argv[optind - 1]);
+      return -1;
+    default:
+      fprintf(stderr, ME ": unknown option %s (see " ME " --help)\n", argv[optind - 1]);
+      return -1;
+    }
+  }
+  if (optind != argc - 1) {
+    fprintf(stderr, ME ": %s (see " ME " --help)\n",
+            optind == argc ? "no DIR given" : "one DIR at a time (omptrace recover takes several)");
+    return -1;
+  }
+  o->dir = argv[optind];
+  return 0;
+}
+
+static int exists(const char *dir, const char *name) {
+  char p[PATH_MAX + 64];
+  struct stat st;
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  return lstat(p, &st) == 0;
+}
+
+/* Exit status 1 after one line, or 0 (nothing to do), or -1 (go on). */
+static int check_dir(const char *dir, const char *out) {
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    fprintf(stderr, ME ": %s: %s\n", dir, strerror(errno));
+    return 1;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    fprintf(stderr, ME ": %s: not a directory\n", dir);
+    return 1;
+  }
+  if (!exists(dir, OT_LOG_NAME)) {
+    if (exists(dir, OT_ARCHIVE_NAME ".otf2") && !out) {
+      printf("nothing to recover: %s already holds an archive\n", dir);
+      return 0;
+    }
+    fprintf(stderr, ME ": %s: no record log here (expected %s/%s)\n", dir, dir, OT_LOG_NAME);
+    return 1;
+  }
+  char log[PATH_MAX + 64];
+  snprintf(log, sizeof log, "%s/%s", dir, OT_LOG_NAME);
+  if (access(log, R_OK | X_OK) != 0) {
+    fprintf(stderr, ME ": %s: %s\n", log, strerror(errno));
+    return 1;
+  }
+  return -1;
+}
+
+static int unlink_one(const char *p, const struct stat *st, int flag, struct FTW *f) {
+  (void)st, (void)flag, (void)f;
+  return remove(p);
+}
+
+static int remove_tree(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0)
+    return errno == ENOENT ? 0 : -1;
+  return nftw(path, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* An archive already in the output directory: in place it is an earlier
+ * recovery of this same log (the log claims the directory), so it is
+ * replaced; with -o another run's archive is never overwritten. */
+static int clear_archive(const char *dir, int in_place) {
+  if (!exists(dir, OT_ARCHIVE_NAME ".otf2") && !exists(dir, OT_ARCHIVE_NAME ".def") &&
+      !exists(dir, OT_ARCHIVE_NAME))
+    return 0;
+  if (!in_place) {
+    fprintf(stderr, ME ": %s already holds an archive; choose another -o directory\n", dir);
+    return -1;
+  }
+  static const char *const parts[] = {OT_ARCHIVE_NAME ".otf2", OT_ARCHIVE_NAME ".def",
+                                      OT_ARCHIVE_NAME};
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/%s", dir, parts[i]);
+    if (remove_tree(p) != 0) {
+      fprintf(stderr, ME ": cannot replace %s: %s\n", p, strerror(errno));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* A log whose program still runs on this host: recovering it in place
+ * would take the archive slot its own exit writes. Unless that program
+ * started us itself (its fatal-signal handler, faults/signals.c). */
+static int still_running(const ot_run *run) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  return run->pid > 0 && !run->finished && (pid_t)run->pid != getppid() &&
+         strcmp(host, run->host) == 0 && kill((pid_t)run->pid, 0) == 0;
+}
+
+static int write_where(const ot_where *w, const char *outdir, const char *dir) {
+  char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/where.txt", outdir);
+  ot_where_print(w, stdout, dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, ME ": cannot write %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  ot_where_print(w, f, dir);
+  if (fclose(f) != 0) {
+    fprintf(stderr, ME ": cannot write %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* What the exit line of the library cannot say: threads that stopped
+ * before their end, records lost, damaged logs. */
+static void report_loss(const ot_run *run, const ot_where *w, const char *dir) {
+  uint32_t n, early = ot_where_ended_early(w, &n), damaged = 0;
+  uint64_t lost = 0;
+  for (uint32_t i = 0; i < run->nthreads; i++) {
+    lost += run->threads[i].lost;
+    damaged += run->threads[i].damaged != 0;
+  }
+  printf("recovered %s: %u of %u threads ended early, %" PRIu64 " records lost, "
+         "%u thread log%s ended in a damaged frame%s\n",
+         dir, early, n, lost, damaged, damaged == 1 ? "" : "s",
+         run->finished ? " (the run had finished)" : "");
+}
+
+static int recover(const opts *o) {
+  ot_run run;
+  memset(&run, 0, sizeof run);
+  if (ot_run_load(&run, o->dir, 0) != 0)
+    return 1;
+  int rc = 1;
+  ot_where w;
+  if (!o->out && still_running(&run)) {
+    fprintf(stderr,
+            ME ": %s: the program writing this log (pid %ld) is still running; use -o OUTDIR "
+               "or `omptrace snapshot %ld`\n",
+            o->dir, run.pid, run.pid);
+    ot_run_free(&run);
+    return 1;
+  }
+  if (ot_where_scan(&w, &run, o->where) != 0) {
+    fprintf(stderr, ME ": out of memory\n");
+    ot_run_free(&run);
+    return 1;
+  }
+  if (o->out) {
+    if (ot_make_dirs(o->out) != 0 || !realpath(o->out, run.dir)) {
+      fprintf(stderr, ME ": %s: %s\n", o->out, strerror(errno));
+      goto done;
+    }
+  }
+  if (clear_archive(run.dir, !o->out) != 0)
+    goto done;
+  if (o->where) {
+    ot_symbols_open(&run);
+    int bad = write_where(&w, run.dir, o->dir);
+    ot_symbols_close();
+    if (bad)
+      goto done;
+  }
+  if (ot_finalize_write(&run) != 0)
+    goto done;
+  if (!o->quiet)
+    report_loss(&run, &w, o->dir);
+  rc = 0;
+  if (!o->keep && !o->out && remove_tree(run.log_dir) != 0) {
+    fprintf(stderr, ME ": wrote the archive but cannot remove %s: %s\n", run.log_dir,
+            strerror(errno));
+    rc = 1;
+  }
+done:
+  ot_where_free(&w);
+  ot_run_free(&run);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  opts o = {0};
+  if (parse(argc, argv, &o) != 0)
+    return 2;
+  ot_cfg.quiet = o.quiet;
+  int c = check_dir(o.dir, o.out);
+  if (c >= 0)
+    return c;
+  if (fflush(stdout) != 0)
+    return 1;
+  return recover(&o);
+}

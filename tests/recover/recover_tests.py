@@ -1,0 +1,460 @@
+#!/usr/bin/python3
+"""omptrace-recover on logs of real traced programs that never finish: the
+program is killed with SIGKILL (or is still running) and the archive comes
+from its record log alone. Archives are read with python3-otf2 and
+cross-checked with otf2-print (tests/recorder/archive.py, otf2_print.py);
+counts are exact from the program's semantics.
+
+No verdict depends on speed: before a kill, the test waits (bounded only by
+the test's timeout) until a probe recovery with -o of the still running
+program shows everything the program did before its "ready" line; the
+program records nothing after that line, so the killed run's log holds
+exactly that.
+
+Usage: recover_tests.py --lib L --recover R --summary S --launcher O
+                        --bin DIR --src DIR --work DIR CASE"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
+import archive  # noqa: E402
+import invariants  # noqa: E402
+import otf2_print  # noqa: E402
+
+REGIONS = 5  # progs/regions.c
+PROBE_LIMIT_S = 240  # a hung program fails the test instead of hanging it
+
+A = None
+problems = []
+
+
+def fail(msg):
+    problems.append(msg)
+
+
+def eq(got, want, what):
+    if got != want:
+        fail("%s: expected %r, got %r" % (what, want, got))
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=300, **kw)
+
+
+def traced(prog, args, out, extra=None):
+    """Starts prog under omptrace writing to out; returns (process, first
+    stdout line)."""
+    shutil.rmtree(out, ignore_errors=True)
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out,
+               OMPTRACE_FLUSH_INTERVAL="50ms", OMP_NUM_THREADS="2", OMP_WAIT_POLICY="passive")
+    env.update(extra or {})
+    p = subprocess.Popen([os.path.join(A.bin, prog)] + args, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, universal_newlines=True)
+    return p, p.stdout.readline()
+
+
+def kill(p):
+    p.send_signal(signal.SIGKILL)
+    _, err = p.communicate(timeout=60)
+    return err
+
+
+def probe_until(d, ok, where=False):
+    """Recovers the live log of d into fresh -o directories until ok(outdir)
+    holds; the run's log keeps growing meanwhile."""
+    start = time.monotonic()
+    n = 0
+    while True:
+        n += 1
+        out = "%s-probe%d" % (d, n)
+        shutil.rmtree(out, ignore_errors=True)
+        cmd = [A.recover, "-q", "-o", out] + (["--where"] if where else []) + [d]
+        r = run(cmd)
+        good = r.returncode == 0 and ok(out)
+        shutil.rmtree(out, ignore_errors=True)
+        if good:
+            return True
+        if time.monotonic() - start > PROBE_LIMIT_S:
+            fail("the log of %s never showed the expected state (last probe: %s)"
+                 % (d, (r.stderr or r.stdout).strip()))
+            return False
+        time.sleep(0.05)
+
+
+def parallel_enters(anchor, line):
+    t = archive.Trace(anchor)
+    return t.multiset(t.per_loc(lambda l: t.enter_count("parallel", line, l)))
+
+
+def regions_flushed(out):
+    try:
+        return parallel_enters(os.path.join(out, "traces.otf2"),
+                               M["par"]) == [REGIONS, REGIONS]
+    except Exception:  # a probe archive the reader rejects: not there yet
+        return False
+
+
+def killed_regions(d):
+    """The regions program, killed after its REGIONS regions are in the log."""
+    p, line = traced("rcv_regions", [], d)
+    eq(line.split()[:2], ["ready", str(REGIONS)], "regions program's first line")
+    probe_until(d, regions_flushed)
+    kill(p)
+
+
+def check_regions_archive(anchor):
+    """Exact counts of what the program completed before its "ready" line."""
+    t = archive.Trace(anchor)
+    invariants.check_generic(t, complete=False)
+    otf2_print.check_with_otf2_print(t)
+    t.expect_enters("parallel", M["par"], each=[REGIONS, REGIONS], loc0=REGIONS)
+    t.expect_enters("loop", M["for"], each=[REGIONS, REGIONS], loc0=REGIONS)
+    t.expect_kind("ThreadFork", loc0=REGIONS, total=REGIONS)
+    t.expect_kind("ThreadJoin", loc0=REGIONS, total=REGIONS)
+    for f in t.failures:
+        fail("%s: %s" % (anchor, f))
+    return t
+
+
+def recovered_line(d, early, n, lost=0, damaged=0):
+    return "recovered %s: %d of %d threads ended early, %d records lost, %d thread log%s " \
+        "ended in a damaged frame\n" % (d, early, n, lost, damaged, "" if damaged == 1 else "s")
+
+
+def case_killed():
+    """SIGKILL, then `omptrace recover DIR` (the launcher): the archive, the
+    exit lines, the log removed; a second run has nothing to do."""
+    d = os.path.join(A.work, "killed")
+    killed_regions(d)
+    r = run([A.launcher, "recover", d])
+    eq(r.returncode, 0, "omptrace recover exit status (stderr %r)" % r.stderr)
+    eq(r.stdout, recovered_line(d, 2, 2), "recover's report line")
+    if not re.search(r"^omptrace: wrote %s/traces\.otf2: 2 threads, \d+ events" % re.escape(d),
+                     r.stderr, re.M):
+        fail("no exit line 'omptrace: wrote %s/traces.otf2: ...' in %r" % (d, r.stderr))
+    eq(os.path.exists(os.path.join(d, ".log")), False, "record log removed")
+    check_regions_archive(os.path.join(d, "traces.otf2"))
+    r = run([A.recover, d])
+    eq((r.returncode, r.stdout, r.stderr),
+       (0, "nothing to recover: %s already holds an archive\n" % d, ""), "second recovery")
+
+
+def otf2_events(anchor):
+    r = run(["otf2-print", anchor])
+    if r.returncode != 0:
+        fail("otf2-print %s: %s" % (anchor, r.stderr.strip()))
+    return r.stdout
+
+
+def case_keep():
+    """--keep twice gives the same archive; the log stays."""
+    d = os.path.join(A.work, "keep")
+    killed_regions(d)
+    prints = []
+    for i in range(2):
+        r = run([A.recover, "--keep", "-q", d])
+        eq((r.returncode, r.stdout, r.stderr), (0, "", ""), "recover --keep -q run %d" % (i + 1))
+        eq(os.path.isdir(os.path.join(d, ".log")), True, "log kept after run %d" % (i + 1))
+        check_regions_archive(os.path.join(d, "traces.otf2"))
+        prints.append(otf2_events(os.path.join(d, "traces.otf2")))
+    eq(prints[0] == prints[1], True, "both recoveries give the same events (otf2-print)")
+
+
+def case_outdir():
+    """-o OUTDIR: the archive and where.txt go there, DIR keeps its log and
+    gets no archive; an OUTDIR that holds an archive is refused."""
+    d = os.path.join(A.work, "outdir")
+    out = d + "-out"
+    killed_regions(d)
+    shutil.rmtree(out, ignore_errors=True)
+    r = run([A.recover, "-o", out, "--where", d])
+    eq(r.returncode, 0, "recover -o exit status (stderr %r)" % r.stderr)
+    check_regions_archive(os.path.join(out, "traces.otf2"))
+    eq(os.path.isdir(os.path.join(d, ".log")), True, "log kept with -o")
+    eq(os.path.exists(os.path.join(d, "traces.otf2")), False, "no archive in DIR with -o")
+    with open(os.path.join(out, "where.txt")) as f:
+        where = f.read()
+    eq(r.stdout.startswith(where), True, "where.txt is the report printed")
+    eq(where.count("\nthread "), 2, "where.txt: one entry per thread")
+    r = run([A.recover, "-o", out, d])
+    eq((r.returncode, r.stderr),
+       (1, "omptrace-recover: %s already holds an archive; choose another -o directory\n"
+        % os.path.realpath(out)), "-o onto an archive")
+
+
+def frames(path):
+    """(offset, type, length) of every frame header in a log file."""
+    out = []
+    with open(path, "rb") as f:
+        data = f.read()
+    off = 0
+    while off + 24 <= len(data):
+        magic, typ, _, _, length, _, _, _ = struct.unpack_from("<IBBHIIII", data, off)
+        if magic != 0x474c544f:
+            break
+        out.append((off, typ, length))
+        off += 24 + length
+    return out
+
+
+def case_damaged():
+    """A torn last frame and a corrupt byte in the worker's log: each reads
+    as the log cut at the start of that frame (only validated frames
+    count)."""
+    d = os.path.join(A.work, "damaged")
+    killed_regions(d)
+    logdir = os.path.join(d, ".log")
+    victim = "1.log"  # the worker: the regions keep their names from the master's forks
+    recs = [fr for fr in frames(os.path.join(logdir, victim)) if fr[1] == 17]  # RECORDS
+    if not recs:
+        fail("%s has no RECORDS frame" % victim)
+        return
+    start, _, length = recs[-1]
+    variants = {}
+    for kind in ("cut", "torn", "corrupt"):
+        v = "%s-%s" % (d, kind)
+        shutil.rmtree(v, ignore_errors=True)
+        shutil.copytree(d, v)
+        path = os.path.join(v, ".log", victim)
+        if kind == "cut":
+            os.truncate(path, start)
+        elif kind == "torn":
+            os.truncate(path, start + 24 + length - 3)
+        else:
+            with open(path, "r+b") as f:
+                f.seek(start + 24 + length // 2)
+                b = f.read(1)
+                f.seek(start + 24 + length // 2)
+                f.write(bytes([b[0] ^ 0x5a]))
+        r = run([A.recover, "--keep", v])
+        eq(r.returncode, 0, "recover of the %s log (stderr %r)" % (kind, r.stderr))
+        eq(r.stdout, recovered_line(v, 2, 2, damaged=0 if kind == "cut" else 1),
+           "report line of the %s log" % kind)
+        anchor = os.path.join(v, "traces.otf2")
+        t = archive.Trace(anchor)
+        # The worker's records from that frame on are gone (teams lose a
+        # member), the master's are all there.
+        otf2_print.check_with_otf2_print(t)
+        t.expect_enters("parallel", M["par"], loc0=REGIONS)
+        t.expect_kind("ThreadFork", loc0=REGIONS, total=REGIONS)
+        for f in t.failures:
+            fail("%s: %s" % (anchor, f))
+        variants[kind] = otf2_events(anchor)
+    for kind in ("torn", "corrupt"):
+        eq(variants[kind] == variants["cut"], True,
+           "the %s log gives the archive of the log cut before that frame" % kind)
+
+
+def case_summary():
+    """omptrace-summary on a log-only directory says to recover first; on
+    the recovered archive it says recording stopped early."""
+    d = os.path.join(A.work, "summary")
+    killed_regions(d)
+    want = "omptrace-summary: %s holds the record log of a run that did not finish: run " \
+        "`omptrace recover %s` first\n" % (d, d)
+    for path in (d, os.path.join(d, "traces.otf2")):
+        r = run([A.summary, path])
+        eq((r.returncode, r.stdout, r.stderr), (1, "", want), "summary of %s" % path)
+    r = run([A.recover, "-q", d])
+    eq(r.returncode, 0, "recover (stderr %r)" % r.stderr)
+    r = run([A.summary, "--format", "json", d])
+    eq(r.returncode, 0, "summary of the recovered archive (stderr %r)" % r.stderr)
+    o = json.loads(r.stdout)["overview"]["run"] if r.returncode == 0 else {}
+    eq(o.get("stopped_threads"), 2, "JSON overview.run.stopped_threads")
+    r = run([A.summary, d])
+    eq(r.stdout.count("(recording stopped early: "), 1, "text: the note 'recording stopped "
+       "early' once")
+
+
+def where_of(text):
+    """Location -> list of its indented lines, and the deadlock lines."""
+    locs, cur, dead = {}, None, []
+    for line in text.splitlines():
+        m = re.match(r"thread (\d+) ", line)
+        if m:
+            cur = int(m.group(1))
+            locs[cur] = [line]
+        elif line.startswith("  ") and cur is not None:
+            locs[cur].append(line.strip())
+        elif line.startswith("deadlock:"):
+            dead.append(line)
+    return locs, dead
+
+
+def deadlocked(out):
+    try:
+        with open(os.path.join(out, "where.txt")) as f:
+            return "\ndeadlock:" in f.read()
+    except OSError:
+        return False
+
+
+def case_where(mode):
+    """--where on a deadlocked program killed by SIGKILL: both waits, the
+    locks they wait for, their holders and where they took them."""
+    d = os.path.join(A.work, "where-" + mode)
+    p, line = traced("rcv_deadlock", [mode], d)
+    eq(line, "deadlock\n", "deadlock program's first line")
+    probe_until(d, deadlocked, where=True)
+    kill(p)
+    r = run([A.recover, "--where", d])
+    eq(r.returncode, 0, "recover --where (stderr %r)" % r.stderr)
+    with open(os.path.join(d, "where.txt")) as f:
+        eq(r.stdout.startswith(f.read()), True, "where.txt is the report printed")
+    locs, dead = where_of(r.stdout)
+    eq(sorted(locs), [0, 1], "where: locations")
+    src = os.path.basename(A.src_deadlock)
+
+    def at(marker):
+        return "%s:%d" % (src, M[marker])
+
+    if mode == "locks":  # thread 0 = OpenMP thread 0 holds a, wants b
+        wants = {0: ("lock", "want_b", 1, "hold_b"), 1: ("lock", "want_a", 0, "hold_a")}
+        holds = {0: ("lock", "hold_a"), 1: ("lock", "hold_b")}
+    else:
+        wants = {0: ("critical", "crit_want", 1, "crit_hold"),
+                 1: ("lock", "crit_want_a", 0, "crit_hold_a")}
+        holds = {0: ("lock", "crit_hold_a"), 1: ("critical", "crit_hold")}
+    ids = {}
+    for loc in (0, 1):
+        lines = locs.get(loc, [""])
+        kind, want, holder, acq = wants[loc]
+        eq("still running" in lines[0], True, "thread %d still running: %r" % (loc, lines[0]))
+        w = re.match(r"waiting for lock (0x[0-9a-f]+) \((\w+) @ (\S+)\) since [\d.]+ s, held by "
+                     r"thread (\d+) \(acquired @ (\S+) at [\d.]+ s\)$", lines[1] if len(lines) > 1
+                     else "")
+        if not w:
+            fail("thread %d: innermost entry is not a wait with its holder: %r" % (loc, lines))
+            continue
+        ids[loc] = w.group(1)
+        eq(w.groups()[1:], (kind, at(want), str(holder), at(acq)), "thread %d's wait" % loc)
+        eq(any(re.match(r"implicit task %d of 2 in parallel @ %s since" % (loc, at("dpar")), x)
+               for x in lines), True, "thread %d: its implicit task of the parallel region" % loc)
+        hk, hm = holds[loc]
+        eq(sum(1 for x in lines if re.match(r"holds %s 0x[0-9a-f]+ \(acquired @ %s at"
+                                            % (hk, at(hm)), x)), 1, "thread %d holds" % loc)
+    if len(ids) == 2:
+        eq(dead, ["deadlock: thread 0 waits for lock %s held by thread 1; thread 1 waits for "
+                  "lock %s held by thread 0; none of them can go on" % (ids[0], ids[1])],
+           "the deadlock line")
+
+
+def case_errors():
+    """One line and status 1 for bad directories, 2 for bad usage; a
+    directory holding only an archive has nothing to recover (status 0)."""
+    base = os.path.join(A.work, "errors")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(os.path.join(base, "empty"))
+    os.makedirs(os.path.join(base, "done"))
+    open(os.path.join(base, "done", "traces.otf2"), "w").close()
+    open(os.path.join(base, "file"), "w").close()
+    R = "omptrace-recover: "
+    cases = [
+        ([os.path.join(base, "missing")], 1, "",
+         R + "%s/missing: No such file or directory\n" % base),
+        ([os.path.join(base, "file")], 1, "", R + "%s/file: not a directory\n" % base),
+        ([os.path.join(base, "empty")], 1, "",
+         R + "%s/empty: no record log here (expected %s/empty/.log)\n" % (base, base)),
+        ([os.path.join(base, "done")], 0,
+         "nothing to recover: %s/done already holds an archive\n" % base, ""),
+        ([], 2, "", R + "no DIR given (see omptrace-recover --help)\n"),
+        (["--bogus", base], 2, "", R + "unknown option --bogus (see omptrace-recover --help)\n"),
+        (["-o"], 2, "", R + "-o needs a value (see omptrace-recover --help)\n"),
+        ([base, base], 2, "", R + "one DIR at a time (omptrace recover takes several) (see "
+         "omptrace-recover --help)\n"),
+    ]
+    for args, status, out, err in cases:
+        r = run([A.recover] + args)
+        eq((r.returncode, r.stdout, r.stderr), (status, out, err), "omptrace-recover %r" % args)
+    r = run([A.launcher, "recover"])
+    eq((r.returncode, r.stderr), (2, "omptrace: recover needs a directory (omptrace recover "
+                                     "DIR...)\n"), "omptrace recover without DIR")
+    r = run([A.launcher, "recover", os.path.join(base, "done"), os.path.join(base, "empty")])
+    eq(r.returncode, 1, "omptrace recover DIR DIR: the worst status")
+    eq(r.stdout, "nothing to recover: %s/done already holds an archive\n" % base,
+       "omptrace recover DIR DIR: each directory in turn")
+
+
+def case_snapshot():
+    """`omptrace snapshot PID` on a running traced program prints the new
+    snapshot directory, which holds an archive of everything so far and
+    where.txt; the program runs on. Recovering its log in place is refused
+    while it runs."""
+    d = os.path.join(A.work, "snapshot")
+    p, line = traced("rcv_regions", [], d)
+    eq(line.split()[:2], ["ready", str(REGIONS)], "regions program's first line")
+    r = run([A.launcher, "snapshot", "--wait", "200", str(p.pid)])
+    eq((r.returncode, r.stdout), (0, os.path.join(d, "snapshot-1") + "\n"),
+       "omptrace snapshot (stderr %r)" % r.stderr)
+    snap = os.path.join(d, "snapshot-1")
+    if r.returncode == 0:
+        # The snapshot flushes the log first: every region is in it.
+        check_regions_archive(os.path.join(snap, "traces.otf2"))
+        # Serial code after the regions: thread 0 in its initial task only,
+        # the parked worker still in the last region's end barrier (libomp
+        # reports its end at the next fork).
+        with open(os.path.join(snap, "where.txt")) as f:
+            locs, dead = where_of(f.read())
+        eq([x.split(" since ")[0] for x in locs.get(0, [""])[1:]], ["initial task"],
+           "where.txt: thread 0")
+        eq([x.split(" since ")[0] for x in locs.get(1, [""])[1:]],
+           ["waiting in implicit barrier @ regions.c:%d" % M["par"],
+            "implicit barrier @ regions.c:%d" % M["par"],
+            "implicit task 1 of 2 in parallel @ regions.c:%d" % M["par"]], "where.txt: thread 1")
+        eq(dead, [], "where.txt: no deadlock")
+    eq(p.poll(), None, "the program runs on after its snapshot")
+    r = run([A.recover, d])
+    eq((r.returncode, r.stdout, r.stderr),
+       (1, "", "omptrace-recover: %s: the program writing this log (pid %d) is still running; "
+        "use -o OUTDIR or `omptrace snapshot %d`\n" % (d, p.pid, p.pid)),
+       "in-place recovery of a running program's log")
+    kill(p)
+    r = run([A.launcher, "snapshot", "0x1"])
+    eq((r.returncode, r.stderr), (2, "omptrace: snapshot: '0x1' is not a process id\n"),
+       "omptrace snapshot with a bad pid")
+    r = run([A.launcher, "snapshot", str(os.getpid())])
+    eq((r.returncode, r.stderr), (1, "omptrace: snapshot: process %d is not traced by omptrace "
+                                     "(no record log open)\n" % os.getpid()),
+       "omptrace snapshot of an untraced process")
+
+
+CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
+         "damaged": case_damaged, "summary": case_summary,
+         "where_locks": lambda: case_where("locks"),
+         "where_critical": lambda: case_where("critical"),
+         "errors": case_errors, "snapshot": case_snapshot}
+
+
+def main():
+    global A, M
+    ap = argparse.ArgumentParser()
+    for opt in ("lib", "recover", "summary", "launcher", "bin", "src", "work"):
+        ap.add_argument("--" + opt, required=True)
+    ap.add_argument("case", choices=sorted(CASES))
+    A = ap.parse_args()
+    A.work = os.path.abspath(A.work)
+    os.makedirs(A.work, exist_ok=True)
+    A.src_deadlock = os.path.join(A.src, "deadlock.c")
+    M = dict(archive.markers(os.path.join(A.src, "regions.c")))
+    M.update(archive.markers(A.src_deadlock))
+    CASES[A.case]()
+    for p in problems:
+        print("FAIL:", p)
+    print("%s: %s" % (A.case, "ok" if not problems else "%d problems" % len(problems)))
+    return 1 if problems else 0
+
+
+M = {}
+if __name__ == "__main__":
+    sys.exit(main())
