@@ -9,7 +9,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["core", "buffer", "services", "log", "events", "finalize"]
+LAYERS = ["core", "buffer", "services", "log", "events", "finalize", "faults"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
 TAG = "signal-safe:"
 # The function a tag comment belongs to: the first definition after it.

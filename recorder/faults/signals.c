@@ -1,0 +1,236 @@
+/* Terminating and crash signals: the handler stops recording, flushes the
+ * record log, runs omptrace-recover on it in a child, prints one line and
+ * then lets the signal do what it would have done without the tool (same
+ * exit status, same core dump, the program's own crash handler still
+ * called). Everything it runs is async-signal-safe. */
+#define _GNU_SOURCE /* gettid via syscall */
+#include "core/config.h"
+#include "core/log.h"
+#include "core/output_dir.h"
+#include "core/thread.h"
+#include "faults/faults.h"
+#include "faults/faults_int.h"
+#include "log/flusher.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long the handler waits: for the flusher to write what is in memory,
+ * then for omptrace-recover (which goes on alone if it is not done). */
+#define FLUSH_WAIT_MS 5000
+#define RECOVER_WAIT_MS 60000
+#define POLL_MS 10
+
+static const int term_sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+static struct sigaction old_act[NSIG]; /* written before the handler is installed */
+static int installed[NSIG];
+static atomic_int end_claimed;
+static atomic_int handler_tid; /* the thread writing the archive, 0 = none */
+static char *recover_argv[4];  /* [0] set at spawn; "-q", the directory */
+
+/* signal-safe: one lock-free atomic exchange. */
+int ot_faults_claim_end(void) {
+  return !atomic_exchange(&end_claimed, 1);
+}
+
+static int is_term(int sig) {
+  for (size_t i = 0; i < sizeof term_sigs / sizeof term_sigs[0]; i++)
+    if (term_sigs[i] == sig)
+      return 1;
+  return 0;
+}
+
+/* signal-safe: write(2) of pieces into a stack buffer. */
+static void say(const char *a, const char *b, const char *c, const char *d) {
+  char line[4096 + 256];
+  size_t n = 0;
+  const char *parts[] = {"omptrace: ", a, b, c, d, "\n"};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+    for (const char *p = parts[i]; p && *p && n < sizeof line - 1; p++)
+      line[n++] = *p;
+  if (line[n - 1] != '\n')
+    line[n++] = '\n';
+  ssize_t w = write(STDERR_FILENO, line, n);
+  (void)w;
+}
+
+/* signal-safe: nanosleep, retried after EINTR. */
+static void nap(void) {
+  struct timespec ts = {0, POLL_MS * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
+/* signal-safe: decimal without snprintf. */
+static const char *decimal(long v, char *buf, size_t n) {
+  char *p = buf + n - 1;
+  *p = '\0';
+  do {
+    *--p = (char)('0' + v % 10);
+    v /= 10;
+  } while (v && p > buf);
+  return p;
+}
+
+/* signal-safe: access(2) of <dir>/traces.otf2. */
+static int archive_exists(const char *dir, char *path, size_t size) {
+  size_t n = 0;
+  for (const char *p = dir; *p && n < size - 16; p++)
+    path[n++] = *p;
+  for (const char *p = "/" OT_ARCHIVE_NAME ".otf2"; *p; p++)
+    path[n++] = *p;
+  path[n] = '\0';
+  return access(path, F_OK) == 0;
+}
+
+/* signal-safe: say. */
+static void report(int sig, const char *dir, int ok) {
+  if (ok)
+    say(ot_faults_signal_name(sig), " received: archive written to ", dir, NULL);
+  else
+    say(ot_faults_signal_name(sig), " received: omptrace-recover failed; run `omptrace recover ",
+        dir, "`");
+}
+
+/* signal-safe: posix_spawn, waitpid(WNOHANG) and nanosleep. Flushes the
+ * log, runs omptrace-recover and says how it went. */
+static void write_archive(int sig) {
+  const char *name = ot_faults_signal_name(sig);
+  const char *dir = ot_cfg.output;
+  atomic_store(&ot_recording, 0);
+  ot_log_flush_from_signal(FLUSH_WAIT_MS);
+  pid_t pid = ot_recover_spawn(recover_argv);
+  if (pid < 0) {
+    say(name, " received: the archive was not written; run `omptrace recover ", dir, "`");
+    return;
+  }
+  for (int waited = 0; waited < RECOVER_WAIT_MS; waited += POLL_MS) {
+    int status;
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      report(sig, dir, WIFEXITED(status) && WEXITSTATUS(status) == 0);
+      return;
+    }
+    if (r < 0 && errno != EINTR) {
+      /* ECHILD: the program ignores SIGCHLD, children are reaped at once.
+       * The process exists while it runs; the archive tells the rest. */
+      if (kill(pid, 0) == 0) {
+        nap();
+        continue;
+      }
+      char path[4096 + 32];
+      report(sig, dir, archive_exists(dir, path, sizeof path));
+      return;
+    }
+    nap();
+  }
+  char num[24];
+  say(name, " received: omptrace-recover (pid ", decimal(pid, num, sizeof num),
+      ") is still writing the archive; if it stops, run `omptrace recover DIR`");
+}
+
+/* signal-safe: sigaction, sigprocmask, raise. Dies of sig at once. */
+static void die_now(int sig) {
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigaction(sig, &dfl, NULL);
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  sigprocmask(SIG_UNBLOCK, &s, NULL);
+  raise(sig);
+  _exit(128 + sig); /* a signal whose default is to be ignored */
+}
+
+/* signal-safe: sigaction, raise, and the program's own handler (its
+ * concern). What the signal would have done without the tool. */
+static void pass_on(int sig, siginfo_t *si, void *uc) {
+  struct sigaction *old = &old_act[sig];
+  sigaction(sig, old, NULL);
+  if (old->sa_handler == SIG_IGN)
+    return; /* a fault then repeats and the kernel kills */
+  if (old->sa_handler != SIG_DFL) {
+    if (old->sa_flags & SA_SIGINFO)
+      old->sa_sigaction(sig, si, uc);
+    else
+      old->sa_handler(sig);
+    return;
+  }
+  /* Sent (kill, raise, abort): send it again. A fault (si_code > 0) is
+   * re-executed on return and now takes the default action. */
+  if (is_term(sig) || !si || si->si_code <= 0)
+    die_now(sig);
+}
+
+/* signal-safe: see write_archive and pass_on; the rest is atomics and
+ * gettid. A second signal while the archive is written (Ctrl-C twice, or a
+ * crash in the handler itself) ends the process at once; a crash on
+ * another thread meanwhile waits for the first to finish. The program's own
+ * handler is called outside that window: it may siglongjmp away. */
+static void on_fault(int sig, siginfo_t *si, void *uc) {
+  int saved = errno;
+  int self = (int)syscall(SYS_gettid), owner = 0;
+  if (!atomic_compare_exchange_strong(&handler_tid, &owner, self)) {
+    if (owner == self || is_term(sig))
+      die_now(sig);
+    /* The first handler usually ends the process meanwhile. */
+    for (int waited = 0; waited < FLUSH_WAIT_MS + RECOVER_WAIT_MS && atomic_load(&handler_tid);
+         waited += POLL_MS)
+      nap();
+  } else {
+    if (ot_faults_claim_end())
+      write_archive(sig);
+    atomic_store(&handler_tid, 0);
+  }
+  pass_on(sig, si, uc);
+  errno = saved;
+}
+
+static void install(int sig, int crash) {
+  struct sigaction old, sa;
+  if (sigaction(sig, NULL, &old) != 0)
+    return;
+  if (!crash && (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)))
+    return; /* the program ignores it or handles it: its business */
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_fault;
+  sigemptyset(&sa.sa_mask);
+  /* NODEFER: a second signal reaches on_fault and ends the process. */
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK | SA_RESTART;
+  old_act[sig] = old;
+  if (sigaction(sig, &sa, NULL) == 0)
+    installed[sig] = 1;
+}
+
+void ot_faults_signals_install(unsigned long mask) {
+  recover_argv[1] = "-q";
+  recover_argv[2] = ot_cfg.output; /* a fork child changes it in place */
+  recover_argv[3] = NULL;
+  for (size_t i = 0; i < sizeof term_sigs / sizeof term_sigs[0]; i++)
+    if (mask & (1ul << term_sigs[i]))
+      install(term_sigs[i], 0);
+  for (size_t i = 0; i < sizeof crash_sigs / sizeof crash_sigs[0]; i++)
+    if (mask & (1ul << crash_sigs[i]))
+      install(crash_sigs[i], 1);
+}
+
+/* Puts the program's actions back where ours are still installed; a
+ * handler the program set meanwhile stays. */
+void ot_faults_signals_remove(void) {
+  for (int sig = 1; sig < NSIG; sig++) {
+    struct sigaction cur;
+    if (!installed[sig] || sigaction(sig, NULL, &cur) != 0)
+      continue;
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_fault)
+      sigaction(sig, &old_act[sig], NULL);
+    installed[sig] = 0;
+  }
+}
