@@ -372,7 +372,7 @@ def report_hotpath(hot):
         ot = median([r[seq][0] for r in runs["omptrace"]])
         otm = median([r[seq][1] for r in runs["omptrace"]])
         print("%-10s %9.2f %9.2f %11.2f %10.2f" % (seq, noop, ot, otm, ot - noop))
-    print("(median: a block's time includes waiting for the spill thread when recording outruns "
+    print("(median: a block's time includes waiting for the flusher when recording outruns "
           "it)")
     hot["rec_ns_per_event"] = {
         seq: median([r[seq][0] for r in runs["omptrace"]]) - median([r[seq][0] for r in runs["noop"]])

@@ -11,7 +11,10 @@
 #include "core/thread.h"
 #include "events/emit.h"
 #include "events/handlers.h"
+#include "faults/faults.h"
 #include "finalize/out.h"
+#include "finalize/run.h"
+#include "log/flusher.h"
 #include "services/counters.h"
 #include "services/sampler.h"
 #include "services/sampler_ompt.h"
@@ -24,6 +27,10 @@
 
 /* 1 while tracing is set up and not yet written. */
 static atomic_int active;
+static void finalize(ompt_data_t *tool_data);
+static void end_run(void) {
+  finalize(NULL);
+}
 
 static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
                       ompt_data_t *tool_data) {
@@ -34,15 +41,15 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   ot_clock_init();
   if (ot_output_dir_create(ot_cfg.output, sizeof ot_cfg.output) != 0)
     return 0; /* tracing off, the program runs on */
-  if (ot_buffer_init(ot_cfg.output) != 0) {
-    ot_warn("cannot set up the spill area %s/" OT_SPILL_NAME ": %s; tracing is off", ot_cfg.output,
-            strerror(errno));
-    ot_output_dir_abandon(ot_cfg.output);
-    return 0;
-  }
   ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set_callback) {
     ot_warn("the OpenMP runtime offers no ompt_set_callback; tracing is off");
+    ot_output_dir_abandon(ot_cfg.output);
+    return 0;
+  }
+  if (ot_log_init(ot_cfg.output) != 0) {
+    ot_warn("cannot set up the record log %s/" OT_LOG_NAME ": %s; tracing is off", ot_cfg.output,
+            strerror(errno));
     ot_output_dir_abandon(ot_cfg.output);
     return 0;
   }
@@ -52,6 +59,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   ot_emit_prepare();
   atomic_store(&ot_recording, 1);
   atomic_store(&active, 1);
+  ot_faults_init(end_run);
   ot_events_register(set_callback, ot_cfg.events);
   int mib = ot_cfg.buffer_size % (1u << 20) == 0;
   ot_info("tracing %s (pid %d) into %s/ [clock %s, buffer %llu %s/thread]", program, (int)getpid(),
@@ -59,28 +67,22 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
           (unsigned long long)(ot_cfg.buffer_size >> (mib ? 20 : 10)), mib ? "MiB" : "KiB");
   size_t chunk;
   uint32_t nchunks;
-  ot_buffer_geometry(&chunk, &nchunks);
-  ot_verbose("buffers: %u chunks of %zu KiB per thread, spilled to %s", nchunks, chunk >> 10,
-             ot_spill_dir());
+  ot_buffer_geometry(ot_cfg.buffer_size, &chunk, &nchunks);
+  ot_verbose("buffers: up to %u chunks of %zu KiB per thread (%llu MiB for all), written to %s",
+             nchunks, chunk >> 10, (unsigned long long)(ot_cfg.buffer_total >> 20), ot_log_dir());
   return 1;
 }
 
-/* Stall and loss summary: nothing is dropped silently. */
-static void report_buffers(void) {
-  uint64_t lost = 0, stall = 0;
-  uint32_t n = ot_thread_count();
-  for (uint32_t loc = 0; loc < n; loc++) {
-    ot_thread *t = ot_thread_get(loc);
-    if (t) {
-      lost += t->lost;
-      stall += t->stall_ns;
-    }
-  }
+/* Stall and loss summary from the run's log: nothing is dropped silently. */
+static void report_buffers(const ot_run *run) {
+  uint64_t lost = run->lost, stall = 0;
+  for (uint32_t loc = 0; loc < run->nthreads; loc++)
+    stall += run->threads[loc].stall_ns;
   if (lost)
-    ot_warn("%llu records were dropped after the spill failure (marked in the trace)",
+    ot_warn("%llu records were lost while the log could not be written (marked in the trace)",
             (unsigned long long)lost);
   if (stall)
-    ot_verbose("threads waited %.3f ms in total for the spill thread (a larger "
+    ot_verbose("threads waited %.3f ms in total for the flusher (a larger "
                "OMPTRACE_BUFFER_SIZE absorbs bursts)",
                (double)stall / 1e6);
 }
@@ -89,15 +91,26 @@ static void finalize(ompt_data_t *tool_data) {
   (void)tool_data;
   if (!atomic_exchange(&active, 0))
     return;
+  /* Signal handlers and the snapshot thread end before the log does; when
+   * a signal handler already wrote the archive (faults/), nothing is left. */
+  int ours = ot_faults_claim_end();
+  ot_faults_stop();
+  if (!ours)
+    return;
   /* First: handlers of threads still running (exit() inside a parallel
    * region) stop appending, so the buffers hold still while converted. */
   atomic_store(&ot_recording, 0);
   ot_buffer_stop();
   ot_sampler_stop();
-  ot_clock_calibrate();
-  report_buffers();
-  if (ot_finalize_write(ot_cfg.output) == 0)
-    ot_buffer_cleanup();
+  ot_log_finish();
+  /* The archive comes from the log alone, as in omptrace-recover. */
+  static ot_run run;
+  if (ot_run_load(&run, ot_cfg.output, 1) == 0) {
+    report_buffers(&run);
+    if (ot_finalize_write(&run) == 0)
+      ot_log_remove();
+    ot_run_free(&run);
+  }
   ot_counters_finalize();
 }
 

@@ -1,6 +1,6 @@
 /* tsan_stress: plays the OpenMP runtime for several pthreads at once so
  * ThreadSanitizer sees every cross-thread access of the recorder: the
- * thread registry, call-site table, chunk hand-offs to the spill thread
+ * thread registry, call-site table, chunk hand-offs to the flusher
  * (a tiny OMPTRACE_BUFFER_SIZE makes them constant), the parallel_data a
  * master publishes to its team, and finalize.
  *
