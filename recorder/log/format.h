@@ -24,7 +24,7 @@
 #define OT_LOG_MAGIC 0x474c544fu /* "OTLG" little-endian */
 #define OT_LOG_VERSION 1
 #define OT_LOG_PROCESS_FILE "process"
-#define OT_LOG_THREAD_SUFFIX ".log" /* <loc>.log */
+#define OT_LOG_THREAD_SUFFIX ".log"  /* <loc>.log */
 #define OT_LOG_MAX_FRAME (64u << 20) /* larger lengths are corrupt */
 
 enum ot_frame_type {
@@ -37,7 +37,7 @@ enum ot_frame_type {
   OT_FRAME_RECORDS = 17,  /* ot_log_records header + records encoded by log/codec.h */
   OT_FRAME_CAPTURES = 18, /* ot_log_captures header + raw ot_capture bytes (sampler_buf.h) */
   OT_FRAME_LOST = 19,     /* ot_log_lost: records discarded because the log could not be written */
-  OT_FRAME_STATS = 20,    /* ot_log_stats: counters of the thread at the time of writing; last wins */
+  OT_FRAME_STATS = 20, /* ot_log_stats: counters of the thread at the time of writing; last wins */
   OT_FRAME_TYPE_MAX = 32
 };
 
@@ -45,7 +45,7 @@ typedef struct ot_frame_hdr {
   uint32_t magic;
   uint8_t type; /* enum ot_frame_type */
   uint8_t version;
-  uint16_t flags; /* 0 */
+  uint16_t flags;  /* 0 */
   uint32_t length; /* payload bytes */
   uint32_t seq;    /* frame number in this file, from 0 */
   uint32_t crc;    /* crc32 of header (crc = 0) and payload */
@@ -79,7 +79,7 @@ typedef struct ot_log_records {
 
 enum ot_capture_buf { OT_LOG_SAMPLES = 0, OT_LOG_CONTEXTS = 1 };
 typedef struct ot_log_captures {
-  uint32_t which;  /* enum ot_capture_buf */
+  uint32_t which; /* enum ot_capture_buf */
   uint32_t pad;
   uint64_t offset; /* byte offset of the first capture in the thread's buffer */
 } ot_log_captures;
@@ -91,9 +91,9 @@ typedef struct ot_log_lost {
 } ot_log_lost;
 
 typedef struct ot_log_stats {
-  uint64_t records;     /* records written by the thread so far */
-  uint64_t stall_ns;    /* time it waited for a free chunk */
-  uint64_t taken;       /* sampler counters, see ot_sampler_thread */
+  uint64_t records;  /* records written by the thread so far */
+  uint64_t stall_ns; /* time it waited for a free chunk */
+  uint64_t taken;    /* sampler counters, see ot_sampler_thread */
   uint64_t full, busy_skips, ctx_full, ctx_taken, ctx_reused;
   uint64_t sample_ticks, ctx_ticks, expirations, armed_ns, disarmed_ns;
 } ot_log_stats;

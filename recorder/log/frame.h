@@ -20,11 +20,11 @@ size_t ot_frame_seal(ot_frame_hdr *h, unsigned type, uint32_t length, uint32_t s
 typedef struct ot_frame_reader {
   int fd;
   uint32_t next_seq;
-  uint64_t offset;  /* file offset of the next frame */
-  uint8_t *buf;     /* payload of the last frame returned */
+  uint64_t offset; /* file offset of the next frame */
+  uint8_t *buf;    /* payload of the last frame returned */
   size_t cap;
-  int damaged;      /* a frame failed validation (torn or corrupt) */
-  uint64_t damaged_at;      /* its file offset */
+  int damaged;         /* a frame failed validation (torn or corrupt) */
+  uint64_t damaged_at; /* its file offset */
   char why[96];
 } ot_frame_reader;
 
