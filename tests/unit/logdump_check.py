@@ -11,12 +11,12 @@ import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 
-MAGIC, VERSION = 0x474C544F, 1
-META, CLOCK, THREAD, RECORDS, LOST = 1, 2, 16, 17, 19
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from logwrite import META, CLOCK, THREAD, RECORDS, LOST, M64, frame, encode  # noqa: E402
+
 PARALLEL_BEGIN, PARALLEL_END, IMPLICIT_BEGIN, FLUSH = 3, 4, 5, 27
-M64 = (1 << 64) - 1
 failed = []
 
 
@@ -24,55 +24,6 @@ def check(what, ok):
     if not ok:
         failed.append(what)
         print("FAIL", what)
-
-
-def frame(ftype, seq, payload):
-    hdr = struct.pack("<IBBHIIII", MAGIC, ftype, VERSION, 0, len(payload), seq, 0, 0)
-    crc = zlib.crc32(payload, zlib.crc32(hdr))
-    return struct.pack("<IBBHIIII", MAGIC, ftype, VERSION, 0, len(payload), seq, crc, 0) + payload
-
-
-def varint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def zz(d):
-    d &= M64
-    return ((d << 1) & M64) ^ (M64 if d >> 63 else 0)
-
-
-def encode(recs):
-    """recs: (ts, type, kind, a, b, c, values). Uses only the plainest
-    choices of the format: b and c as deltas to the same field of the
-    previous record of the type (modes 1 and 0)."""
-    prev, vals, ts, out = {}, [0] * 64, 0, bytearray()
-    for r_ts, t, kind, a, b, c, values in recs:
-        pk, pa, pn, pb, pc = prev.get(t, (0, 0, 0, 0, 0))
-        flags = (kind != pk) | (a != pa) << 1 | (len(values) != pn) << 2 | (b != pb) << 3
-        out.append(t | (0x40 if flags else 0) | (0x80 if c == pc else 0))
-        if flags:
-            out.append(flags)
-        out += varint(zz(r_ts - ts))
-        if kind != pk:
-            out.append(kind)
-        if a != pa:
-            out += varint(a)
-        if len(values) != pn:
-            out += varint(len(values))
-        if b != pb:
-            out += varint(zz(b - pb))
-        if c != pc:
-            out += varint(zz(c - pc))
-        for i, v in enumerate(values):
-            out += varint(zz(v - vals[i]))
-            vals[i] = v
-        prev[t], ts = (kind, a, len(values), b, c), r_ts
-    return struct.pack("<II", len(recs), len(out)) + bytes(out)
 
 
 CP = 0x55D4C3A21A40
