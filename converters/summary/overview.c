@@ -29,11 +29,14 @@ static int by_loc_time(const void *x, const void *y) {
 }
 
 /* Records lost in all gaps; false when a gap does not say (then *known is
- * the sum over the gaps that do). */
+ * the sum over the gaps that do). A stop (recovered run) loses nothing: the
+ * program ended there. */
 static bool lost_records(const otr_gap *g, uint32_t n, uint64_t *known) {
   bool all = true;
   *known = 0;
   for (uint32_t i = 0; i < n; i++) {
+    if (g[i].stopped)
+      continue;
     all = all && g[i].records_known;
     *known += g[i].records_known ? g[i].records : 0;
   }
@@ -63,7 +66,9 @@ static void gaps_report(sm *s, report *r) {
     rt_ns(t, sm_ns(s, v[i].t0 - first));
     rt_ns(t, sm_ns(s, v[i].t1 - first));
     rt_ns(t, sm_ns(s, v[i].t1 - v[i].t0));
-    if (v[i].records_known)
+    if (v[i].stopped)
+      rt_null_as(t, "none (recording stopped)");
+    else if (v[i].records_known)
       rt_int(t, (int64_t)v[i].records);
     else
       rt_null_as(t, "unknown");
@@ -89,6 +94,7 @@ static void finish(sm *s) {
    * OFF (one per thread; a thread counts once). */
   uint64_t first = otr_first_time(s->a), at = UINT64_MAX;
   f->stopped = 0;
+  f->stopped_gaps = 0;
   for (uint32_t i = 0; i < f->gaps; i++) {
     if (!g[i].stopped)
       continue;
@@ -96,6 +102,7 @@ static void finish(sm *s) {
     for (uint32_t j = 0; j < i && !dup; j++)
       dup = g[j].stopped && g[j].loc == g[i].loc;
     f->stopped += !dup;
+    f->stopped_gaps++;
     at = g[i].t0 < at ? g[i].t0 : at;
   }
   f->stopped_at_ns = f->stopped ? sm_ns(s, at > first ? at - first : 0) : 0;
@@ -122,7 +129,7 @@ static void report_run(sm *s, report *r) {
   rt_int(t, threads);
   rt_ns(t, sm_ns(s, otr_last_time(s->a) - otr_first_time(s->a)));
   rt_int(t, (int64_t)otr_events_read(s->a));
-  rt_int(t, ngaps);
+  rt_int(t, ngaps - s->facts.stopped_gaps);
   uint64_t known;
   if (lost_records(otr_gaps(s->a, &ngaps), ngaps, &known)) {
     rt_int(t, (int64_t)known);
@@ -146,7 +153,7 @@ static void report_run(sm *s, report *r) {
             "first at %s from the first event; shares and every figure below are of the "
             "measured time",
             s->facts.stopped, s->facts.stopped == 1 ? "" : "s", at);
-  } else if (ngaps) {
+  } else if (ngaps > s->facts.stopped_gaps) {
     rt_note(t, "records are missing: shares and every figure below are of the measured time");
   }
   gaps_report(s, r);

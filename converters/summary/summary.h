@@ -37,6 +37,7 @@ typedef struct {
   uint32_t gaps;
   uint32_t stopped;              /* threads whose recording stopped early (recovered run) */
   uint64_t stopped_at_ns;        /* the first such stop, from the first event */
+  uint32_t stopped_gaps;         /* gaps that are such stops (no records missing) */
   uint64_t wait_ns[OTR_T_COUNT]; /* over all threads */
   uint64_t busy_ns;              /* work over all threads */
   uint64_t forkjoin_ns, runtime_ns, taskcreate_ns;

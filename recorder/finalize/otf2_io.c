@@ -18,11 +18,13 @@ static const OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
                                                     .otf2_post_flush = NULL};
 
 /* OTF2 keeps a writer's whole output in memory unless an allocation
- * fails: chunks come from a small per-writer budget, and a refused chunk
- * makes OTF2 flush that writer to disk and start over. With every
- * location written at once this bounds memory by locations x budget. */
-#define CHUNK_SIZE (1024 * 1024)
-#define CHUNKS_PER_BUFFER 8
+ * fails: chunks come from a small per-writer budget (8 MiB), and a refused
+ * chunk makes OTF2 flush that writer to disk and start over. With every
+ * location written at once this bounds memory by locations x budget. OTF2
+ * touches each chunk it takes, so every location costs at least one chunk:
+ * the smallest OTF2 allows (256 KiB), or 256 threads need 256 MiB. */
+#define CHUNK_SIZE OTF2_CHUNK_SIZE_MIN
+#define CHUNKS_PER_BUFFER 32
 
 typedef struct chunk_list {
   uint32_t n;
