@@ -17,7 +17,6 @@ Exit status 77 means skipped (with the reason printed)."""
 
 import argparse
 import collections
-import errno
 import glob
 import os
 import re
@@ -35,6 +34,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
 import archive  # noqa: E402
 import invariants  # noqa: E402
 import otf2_print  # noqa: E402
+import tmpdisk  # noqa: E402
 import otf2  # noqa: E402
 
 SKIP = 77
@@ -779,21 +779,10 @@ def mount_full(name, size):
     filler) or None when mounting is not allowed."""
     mnt = fresh(name)
     os.makedirs(mnt)
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", mnt],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
-    if p.returncode != 0:
-        print("SKIP: cannot mount a small tmpfs here: %s" % p.stdout.strip())
+    filler, why = tmpdisk.mount_full(mnt, size)
+    if not filler:
+        print("SKIP: cannot mount a small tmpfs here: %s" % why)
         return None
-    filler = os.path.join(mnt, "filler")
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        while True:
-            os.write(fd, bytes(65536))
-    except OSError as e:
-        if e.errno != errno.ENOSPC:
-            raise
-    finally:
-        os.close(fd)
     return mnt, filler
 
 

@@ -8,7 +8,6 @@ Exit status 77 means skipped (with the reason printed)."""
 
 import argparse
 import collections
-import errno
 import hashlib
 import os
 import re
@@ -24,6 +23,7 @@ import cases  # noqa: E402
 import archive  # noqa: E402
 import invariants  # noqa: E402
 import otf2_print  # noqa: E402
+import tmpdisk  # noqa: E402
 import otf2  # noqa: E402
 
 SKIP = 77
@@ -338,22 +338,11 @@ def full_disk_counted():
     threads they sum exactly to the count both exit lines report."""
     mnt = fresh("full-disk-counted")
     os.makedirs(mnt)
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
-    if p.returncode != 0:
-        fail("full disk, counted: cannot mount a tmpfs: %s" % p.stdout.strip())
+    filler, why = tmpdisk.mount_full(mnt, "4m")
+    if not filler:
+        fail("full disk, counted: cannot mount a tmpfs: %s" % why)
         return
     try:
-        filler = os.path.join(mnt, "filler")
-        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            while True:
-                os.write(fd, bytes(65536))
-        except OSError as e:
-            if e.errno != errno.ENOSPC:
-                raise
-        finally:
-            os.close(fd)
         out = os.path.join(mnt, "archive")
         env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out,
                    OMPTRACE_BUFFER_SIZE="64K", SPILL_WAIT=filler)
@@ -549,22 +538,11 @@ def t_log_lost():
         return 0
     mnt = fresh("log-lost")
     os.makedirs(mnt)
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
-    if p.returncode != 0:
-        print("SKIP: cannot mount a small tmpfs here: %s" % p.stdout.strip())
+    filler, why = tmpdisk.mount_full(mnt, "4m", 4096)
+    if not filler:
+        print("SKIP: cannot mount a small tmpfs here: %s" % why)
         return SKIP
     try:
-        filler = os.path.join(mnt, "filler")
-        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
-        try:
-            while True:
-                os.write(fd, bytes(4096))
-        except OSError as e:
-            if e.errno != errno.ENOSPC:
-                raise
-        finally:
-            os.close(fd)
         out = os.path.join(mnt, "archive")
         got, rc, stdout, stderr = held_log(out, {"SPILL_WAIT": filler}, "log-lost", filler)
         if rc != 0 or stdout != untraced:
