@@ -12,6 +12,11 @@
 #include <string.h>
 
 int ot_clock_use_tsc = 0;
+/* Whether recorded times are TSC ticks: the recording clock for a live
+ * run, the log's clock for a recovered one. Kept apart from
+ * ot_clock_use_tsc, which threads still running at finalize (exit() in a
+ * parallel region) read on every event and which must not change then. */
+static int convert_tsc;
 
 /* One calibration point: a TSC value and the monotonic time at that tick. */
 typedef struct {
@@ -74,13 +79,14 @@ static int cpuinfo_invariant_tsc(void) {
 
 void ot_clock_init(void) {
   ot_clock_use_tsc = ot_cfg.clock_tsc && (cpuid_invariant_tsc() || cpuinfo_invariant_tsc());
+  convert_tsc = ot_clock_use_tsc;
   calibrated = 0;
   if (ot_clock_use_tsc)
     p0 = take_point();
 }
 
 void ot_clock_calibrate(void) {
-  if (!ot_clock_use_tsc)
+  if (!convert_tsc)
     return;
   uint64_t now = ot_monotonic_ns();
   if (now - p0.ns < OT_CLOCK_MIN_SPAN_NS) {
@@ -102,7 +108,7 @@ void ot_clock_calibrate(void) {
 }
 
 void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1, uint64_t ns1) {
-  ot_clock_use_tsc = use_tsc;
+  convert_tsc = use_tsc;
   p0 = (clock_point){raw0, ns0};
   calibrated = 0;
   if (!use_tsc)
@@ -116,7 +122,7 @@ void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1
 }
 
 uint64_t ot_clock_to_ns(uint64_t raw) {
-  if (!ot_clock_use_tsc)
+  if (!convert_tsc)
     return raw;
   if (!calibrated)
     ot_clock_calibrate();
