@@ -55,23 +55,23 @@ static inline unsigned slot(unsigned type) {
   return type < CODE_ESCAPE ? type : CODE_ESCAPE;
 }
 
-static inline unsigned varint_len(uint64_t v) {
-  return (unsigned)(64 - __builtin_clzll(v | 1) + 6) / 7;
-}
-
-/* Picks the base among bases[1..3] giving the shortest delta for v (mode
- * 1-3, lowest mode on ties) and stores the zigzag delta in *z. */
-static unsigned pick(uint64_t v, const uint64_t bases[4], uint64_t *z) {
-  unsigned best = 1, len = 99;
-  for (unsigned m = 1; m < 4; m++) {
-    uint64_t d = zz(v - bases[m]);
-    unsigned l = varint_len(d);
-    if (l < len) {
-      best = m;
-      len = l;
-      *z = d;
-    }
+/* Picks the base among bases[1..3] giving the smallest zigzag delta for v
+ * (so the shortest varint; mode 1-3, lowest mode on ties) and stores that
+ * delta in *z. Comparing values, not varint lengths, keeps this a few
+ * instructions: it runs for most fields of most records. */
+static inline unsigned pick(uint64_t v, const uint64_t bases[4], uint64_t *z) {
+  uint64_t d1 = zz(v - bases[1]), d2 = zz(v - bases[2]), d3 = zz(v - bases[3]);
+  unsigned best = 1;
+  uint64_t d = d1;
+  if (d2 < d) {
+    best = 2;
+    d = d2;
   }
+  if (d3 < d) {
+    best = 3;
+    d = d3;
+  }
+  *z = d;
   return best;
 }
 
@@ -103,7 +103,7 @@ size_t ot_codec_encode(const uint8_t *p, const uint8_t *end, uint8_t *out, uint3
       const uint64_t cb[4] = {pv->c, pv->b, rc, rb};
       cmode = pick(r->c, cb, &cz);
       uint64_t own = zz(r->c - pv->c);
-      if (varint_len(own) <= varint_len(cz)) {
+      if (own <= cz) {
         cmode = 0;
         cz = own;
       }
