@@ -150,7 +150,7 @@ void ot_codec_dec_init(ot_codec_dec *d, const uint8_t *bytes, size_t len, uint32
 }
 
 /* Next varint; sets d->error on a truncated or over-long one. */
-static uint64_t get(ot_codec_dec *d) {
+static uint64_t get_slow(ot_codec_dec *d) {
   uint64_t v = 0;
   for (unsigned shift = 0; shift < 64; shift += 7) {
     if (d->p >= d->end)
@@ -164,6 +164,23 @@ static uint64_t get(ot_codec_dec *d) {
   }
   d->error = 1;
   return 0;
+}
+
+/* The common case inline: one or two bytes with the frame's end far away
+ * (finalize decodes every record twice, so this is its innermost loop). */
+static inline __attribute__((always_inline)) uint64_t get(ot_codec_dec *d) {
+  const uint8_t *p = d->p;
+  if (__builtin_expect(d->end - p >= 2, 1)) {
+    if (p[0] < 0x80) {
+      d->p = p + 1;
+      return p[0];
+    }
+    if (p[1] < 0x80) {
+      d->p = p + 2;
+      return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    }
+  }
+  return get_slow(d);
 }
 
 static uint8_t get_byte(ot_codec_dec *d) {
@@ -212,11 +229,11 @@ const ot_rec *ot_codec_dec_next(ot_codec_dec *d) {
       pv->nval = (uint16_t)nval;
   }
   unsigned bmode = (flags >> B_SHIFT) & 3, cmode = (flags >> C_SHIFT) & 3;
-  const uint64_t bb[4] = {0, pv->b, pv->c, d->rc}, cb[4] = {pv->c, pv->b, d->rc, d->rb};
+  uint64_t pb = pv->b, pc = pv->c;
   if (bmode)
-    pv->b = bb[bmode] + unzz(get(d));
+    pv->b = (bmode == 1 ? pb : bmode == 2 ? pc : d->rc) + unzz(get(d));
   if (cmode || !(code & CODE_C_SAME))
-    pv->c = cb[cmode] + unzz(get(d));
+    pv->c = (cmode == 0 ? pc : cmode == 1 ? pb : cmode == 2 ? d->rc : d->rb) + unzz(get(d));
   r->kind = pv->kind;
   r->a = pv->a;
   r->nval = pv->nval;
