@@ -7,7 +7,11 @@
  * between the two tools is what recording adds per event. Finally calls
  * the tool's finalize and times it (omptrace writes its archive there).
  *
- *   ot_hotpath TOOL.so [--blocks N] [--iters N]
+ *   ot_hotpath TOOL.so [--blocks N] [--iters N] [--settle MS] [--only SEQUENCE]
+ *
+ * --settle MS sleeps that long after each sequence's warm-up block, so
+ * decisions taken off the hot path (OMPTRACE_FILTER) are in place before
+ * the timed blocks.
  *
  * Prints one key=value line per sequence and one for finalize. */
 #include <dlfcn.h>
@@ -113,7 +117,8 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   int blocks = 15;
-  long iters = 20000;
+  long iters = 20000, settle_ms = 0;
+  const char *only = NULL;
   const char *lib = NULL;
   int bad = 0;
   for (int i = 1; i < argc; i++) {
@@ -121,13 +126,18 @@ int main(int argc, char **argv) {
       blocks = atoi(argv[++i]);
     else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
       iters = atol(argv[++i]);
+    else if (strcmp(argv[i], "--settle") == 0 && i + 1 < argc)
+      settle_ms = atol(argv[++i]);
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+      only = argv[++i];
     else if (!lib && argv[i][0] != '-')
       lib = argv[i];
     else
       bad = 1;
   }
   if (bad || !lib || blocks < 1 || blocks > 1000 || iters < 1) {
-    fprintf(stderr, "usage: ot_hotpath TOOL.so [--blocks N] [--iters N]\n");
+    fprintf(stderr,
+            "usage: ot_hotpath TOOL.so [--blocks N] [--iters N] [--settle MS] [--only SEQ]\n");
     return 2;
   }
   void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -165,6 +175,8 @@ int main(int argc, char **argv) {
 
   double per[1000];
   for (size_t s = 0; s < sizeof seqs / sizeof seqs[0]; s++) {
+    if (only && strcmp(only, seqs[s].name) != 0)
+      continue;
     for (int b = -1; b < blocks; b++) { /* block -1 warms up */
       uint64_t t0 = now_ns();
       for (long i = 0; i < iters; i++)
@@ -172,6 +184,8 @@ int main(int argc, char **argv) {
       uint64_t dt = now_ns() - t0;
       if (b >= 0)
         per[b] = (double)dt / (double)(iters * seqs[s].events);
+      else if (settle_ms > 0)
+        nanosleep(&(struct timespec){settle_ms / 1000, settle_ms % 1000 * 1000000L}, NULL);
     }
     events += (uint64_t)(blocks + 1) * (uint64_t)iters * (uint64_t)seqs[s].events;
     qsort(per, (size_t)blocks, sizeof(double), cmp_double);

@@ -6,6 +6,7 @@
 #include "buffer/buffer.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/filter.h"
 #include "core/log.h"
 #include "core/output_dir.h"
 #include "core/thread.h"
@@ -53,11 +54,17 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
     ot_output_dir_abandon(ot_cfg.output);
     return 0;
   }
+  ot_filter_init(ot_cfg.filter);
   ot_counters_init();
   ot_sampler_set_lookup(lookup);
   ot_sampler_init();
   ot_emit_prepare();
-  atomic_store(&ot_recording, 1);
+  if (ot_cfg.start_paused && !(ot_cfg.events & OT_EV_CONTROL)) {
+    ot_warn("OMPTRACE_START=paused needs the control events (OMPTRACE_EVENTS), which resume "
+            "it; recording from the start");
+    ot_cfg.start_paused = 0;
+  }
+  atomic_store(&ot_recording, ot_cfg.start_paused ? OT_REC_PAUSED : OT_REC_ON);
   atomic_store(&active, 1);
   ot_faults_init(end_run);
   ot_events_register(set_callback, ot_cfg.events);
@@ -103,6 +110,7 @@ static void finalize(ompt_data_t *tool_data) {
   ot_buffer_stop();
   ot_sampler_stop();
   ot_log_finish();
+  ot_filter_close();
   /* The archive comes from the log alone, as in omptrace-recover. */
   static ot_run run;
   if (ot_run_load(&run, ot_cfg.output, 1) == 0) {

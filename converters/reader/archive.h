@@ -50,6 +50,9 @@ struct otr_archive {
    * `omptrace recover`, the thread's recording ended there (program died) */
   bool has_stopped_attr;
   OTF2_AttributeRef stopped_attr;
+  /* "omptrace::paused" (any type): the OFF of a paused interval (omp_control_tool) */
+  bool has_paused_attr;
+  OTF2_AttributeRef paused_attr;
   /* event pass */
   otr_locstate *ls;
   uint64_t first, last, serial, events, omp_events;

@@ -152,6 +152,21 @@ static const char *S(const otr_archive *a, uint64_t ref) {
   return i == OTR_NONE ? "" : a->str[i];
 }
 
+/* omptrace's filter outcome on the process node (docs/otf2-mapping.md);
+ * its strings come before it in the definitions. */
+static OTF2_CallbackCode on_node_property(void *u, OTF2_SystemTreeNodeRef node, OTF2_StringRef name,
+                                          OTF2_Type type, OTF2_AttributeValue value) {
+  (void)node;
+  otr_archive *a = ((ctx *)u)->a;
+  const char *n = S(a, name);
+  char **slot = strcmp(n, "omptrace::filter") == 0     ? &a->d.filter_rules
+                : strcmp(n, "omptrace::filtered") == 0 ? &a->d.filtered
+                                                       : NULL;
+  if (slot && !*slot && type == OTF2_TYPE_STRING)
+    *slot = otr_xstrdup(S(a, value.stringRef));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 /* "parallel @ f.c:12", "!$omp parallel @f.c:12" -> construct "parallel",
  * file "f.c", line 12 (only when the region definition lacks them). */
 static void split_name(otr_region *r, const char *file, uint32_t line) {
@@ -207,6 +222,17 @@ static void resolve(otr_archive *a, mtmp *m) {
     d->location_events[i] = r->d;
     d->total_events += r->d;
     otr_idmap_put(&a->locations, r->id, i);
+  }
+  d->n_groups = a->raw_groups.n;
+  d->group_names = otr_xcalloc(d->n_groups + 1, sizeof *d->group_names);
+  for (uint32_t g = 0; g < d->n_groups; g++)
+    d->group_names[g] = otr_xstrdup(S(a, a->raw_groups.v[g].a));
+  d->location_group = otr_xcalloc(d->n_locations + 1, sizeof *d->location_group);
+  for (uint32_t i = 0; i < d->n_locations; i++) {
+    d->location_group[i] = OTR_NONE;
+    for (uint32_t g = 0; g < d->n_groups && d->location_group[i] == OTR_NONE; g++)
+      if (a->raw_groups.v[g].id == a->raw_locations.v[i].b)
+        d->location_group[i] = g;
   }
   d->program = NULL;
   for (uint32_t i = 0; i < a->raw_groups.n && !d->program; i++)
@@ -296,6 +322,14 @@ static void resolve(otr_archive *a, mtmp *m) {
       a->has_stopped_attr = true;
     }
   }
+  /* the mark of a paused interval (omp_control_tool, OMPTRACE_START=paused) */
+  for (uint32_t i = 0; i < a->raw_attrs.n && !a->has_paused_attr; i++) {
+    otr_raw *r = &a->raw_attrs.v[i];
+    if (!strcmp(S(a, r->a), "omptrace::paused")) {
+      a->paused_attr = (OTF2_AttributeRef)r->id;
+      a->has_paused_attr = true;
+    }
+  }
 }
 
 void otr_region_site_from(otr_archive *a, uint32_t r, uint32_t from) {
@@ -344,6 +378,7 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
   OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(cb, on_minstance);
   OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, on_context);
   OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, on_scl);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodePropertyCallback(cb, on_node_property);
   OTF2_GlobalDefReaderCallbacks_SetInterruptGeneratorCallback(cb, on_generator);
   OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, on_param);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
@@ -378,6 +413,10 @@ void otr_defs_free(otr_archive *a) {
   for (uint32_t i = 0; i < d->n_locations; i++)
     free(d->location_names[i]);
   free(d->location_names);
+  for (uint32_t g = 0; g < d->n_groups; g++)
+    free(d->group_names[g]);
+  free(d->group_names);
+  free(d->location_group);
   free(d->location_ids);
   free(d->location_events);
   for (uint32_t i = 0; i < d->n_metrics; i++) {
@@ -388,6 +427,8 @@ void otr_defs_free(otr_archive *a) {
   free(d->contexts);
   free(d->generator_period_ns);
   free(d->program);
+  free(d->filter_rules);
+  free(d->filtered);
   for (uint32_t i = 0; i < a->nmclasses; i++)
     free(a->mclasses[i].slots);
   free(a->mclasses);

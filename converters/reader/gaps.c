@@ -9,12 +9,16 @@
  * - An OFF with "omptrace::stopped" (written by `omptrace recover`) marks
  *   where a thread's records end because the program died: its gap is a
  *   stop, reported once as "recording stopped early".
+ * - An OFF with "omptrace::paused" marks a paused interval (omp_control_tool
+ *   pause or end, OMPTRACE_START=paused): left out like a gap, but nothing
+ *   is missing; readers report it as paused time, never as lost.
  * - Every event must lie inside the clock properties' range: an event file
  *   swapped in from another run does not. */
 #include "locstate.h"
 #include "xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 uint64_t otr_lost_until(const otr_archive *a, uint64_t t) {
   return a->lost + (a->n_off && t > a->off_since ? t - a->off_since : 0);
@@ -49,7 +53,7 @@ static void add_gap(otr_archive *a, uint32_t loc, uint64_t t0, uint64_t t1) {
     a->capgaps = a->capgaps ? 2 * a->capgaps : 8;
     a->gaps = otr_xrealloc(a->gaps, a->capgaps * sizeof *a->gaps);
   }
-  a->gaps[a->ngaps++] = (otr_gap){loc, t0, t1, 0, false, false};
+  a->gaps[a->ngaps++] = (otr_gap){loc, t0, t1, 0, false, false, false};
 }
 
 static void gap_end(otr_archive *a, otr_locstate *ls, uint64_t t) {
@@ -58,6 +62,7 @@ static void gap_end(otr_archive *a, otr_locstate *ls, uint64_t t) {
   a->gaps[a->ngaps - 1].records = ls->off_records;
   a->gaps[a->ngaps - 1].records_known = ls->off_known;
   a->gaps[a->ngaps - 1].stopped = ls->off_stopped;
+  a->gaps[a->ngaps - 1].paused = ls->off_paused;
   if (--a->n_off == 0)
     a->lost += t - a->off_since;
 }
@@ -114,4 +119,34 @@ const otr_gap *otr_gaps(const otr_archive *a, uint32_t *n) {
 
 uint64_t otr_lost_ticks(const otr_archive *a) {
   return a->lost;
+}
+
+static int by_start(const void *x, const void *y) {
+  const otr_gap *p = x, *q = y;
+  return p->t0 < q->t0 ? -1 : p->t0 > q->t0;
+}
+
+/* The union of the paused gaps of all locations. */
+uint64_t otr_paused_ticks(const otr_archive *a, uint32_t *intervals) {
+  otr_gap *v = otr_xmalloc((a->ngaps ? a->ngaps : 1) * sizeof *v);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < a->ngaps; i++)
+    if (a->gaps[i].paused)
+      v[n++] = a->gaps[i];
+  if (n)
+    qsort(v, n, sizeof *v, by_start);
+  uint64_t total = 0, end = 0;
+  *intervals = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (i == 0 || v[i].t0 > end) { /* a new interval */
+      (*intervals)++;
+      total += v[i].t1 - v[i].t0;
+      end = v[i].t1;
+    } else if (v[i].t1 > end) {
+      total += v[i].t1 - end;
+      end = v[i].t1;
+    }
+  }
+  free(v);
+  return total;
 }

@@ -19,6 +19,7 @@ struct otr_locstate {
   uint64_t off_records; /* records lost in it, when off_known */
   bool off_known;
   bool off_stopped;    /* the OFF says recording stopped there for good */
+  bool off_paused;     /* the OFF says recording was paused (nothing lost) */
   uint64_t lost_mark;  /* otr_lost_until(last_t) */
   uint64_t lost_first; /* otr_lost_until(first event) */
   uint32_t team_comm;

@@ -97,6 +97,12 @@ typedef struct {
   otr_context *contexts;
   uint64_t *generator_period_ns; /* 0 when unknown */
   uint64_t total_events;         /* sum of location event counts */
+  uint32_t n_groups;
+  char **group_names;       /* location groups (processes) */
+  uint32_t *location_group; /* index -> its group's index, OTR_NONE when unknown */
+  /* OMPTRACE_FILTER's rules and the regions it left out, one per line
+   * ("omptrace::filter", "omptrace::filtered"); NULL without a filter */
+  char *filter_rules, *filtered;
 } otr_defs;
 
 /* One parallel-region instance (a team running one parallel region). */
@@ -161,6 +167,11 @@ typedef struct {
   void (*task_complete)(void *u, const otr_loc *l, uint64_t t, uint64_t task);
   void (*sample)(void *u, const otr_loc *l, uint64_t t, uint32_t context, uint32_t generator);
   void (*metric_total)(void *u, const otr_loc *l, const double *first, const double *last);
+  /* each Metric record: the location's latest value per member slot (NaN until seen) */
+  void (*metric)(void *u, const otr_loc *l, uint64_t t, const double *values);
+  /* MeasurementOnOff, after an OFF has closed the location's open regions;
+   * paused: the gap is a pause (omp_control_tool), not lost records */
+  void (*onoff)(void *u, const otr_loc *l, uint64_t t, bool on, bool paused);
 } otr_visitor;
 
 typedef struct otr_archive otr_archive;
@@ -176,6 +187,7 @@ typedef struct {
   uint64_t records;
   bool records_known;
   bool stopped; /* "omptrace::stopped": the thread's recording ended here (recovered run) */
+  bool paused;  /* "omptrace::paused": recording was paused (omp_control_tool); nothing lost */
 } otr_gap;
 
 /* Accepts the anchor file (traces.otf2) or its directory. On failure
@@ -195,6 +207,10 @@ uint64_t otr_events_read(const otr_archive *a);
  * one location was in a gap (excluded from serial time). */
 const otr_gap *otr_gaps(const otr_archive *a, uint32_t *n);
 uint64_t otr_lost_ticks(const otr_archive *a);
+/* The part of it in paused intervals (omp_control_tool; gaps with paused
+ * set), and how many such intervals (overlapping gaps of all locations
+ * count once). */
+uint64_t otr_paused_ticks(const otr_archive *a, uint32_t *intervals);
 uint64_t otr_ns(const otr_archive *a, uint64_t ticks);
 void otr_close(otr_archive *a);
 

@@ -263,6 +263,8 @@ static OTF2_CallbackCode on_metric(OTF2_LocationRef l, OTF2_TimeStamp t, void *u
   }
   ls->pm_valid = ls->have_metrics = true;
   ls->pm_time = now(ls);
+  if (a->v->metric)
+    a->v->metric(a->v->user, &ls->pub, now(ls), ls->pm);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -323,10 +325,16 @@ static OTF2_CallbackCode on_onoff(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
   bool known = lost_records(A(u), al, &n); /* before n is passed on */
   bool stopped =
       A(u)->has_stopped_attr && al && OTF2_AttributeList_TestAttributeByID(al, A(u)->stopped_attr);
-  if (ls && m == OTF2_MEASUREMENT_OFF)
+  bool paused =
+      A(u)->has_paused_attr && al && OTF2_AttributeList_TestAttributeByID(al, A(u)->paused_attr);
+  if (ls && m == OTF2_MEASUREMENT_OFF) {
+    bool was_off = ls->off; /* a second OFF adds to the gap */
     otr_measurement_off(A(u), ls, known, n, stopped);
-  else if (ls && m == OTF2_MEASUREMENT_ON)
+    ls->off_paused = was_off ? ls->off_paused && paused : paused;
+  } else if (ls && m == OTF2_MEASUREMENT_ON)
     otr_measurement_on(A(u), ls);
+  if (ls && A(u)->v->onoff)
+    A(u)->v->onoff(A(u)->v->user, &ls->pub, now(ls), m == OTF2_MEASUREMENT_ON, ls->off_paused);
   return OTF2_CALLBACK_SUCCESS;
 }
 

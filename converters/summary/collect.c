@@ -7,8 +7,9 @@
 
 /* Report order; findings last, as its finish reads the others' facts. */
 static const sm_analysis *const analyses[] = {
-    &sm_overview_analysis, &sm_threads_analysis,  &sm_regions_analysis, &sm_tasks_analysis,
-    &sm_locks_analysis,    &sm_counters_analysis, &sm_samples_analysis, &sm_findings_analysis,
+    &sm_overview_analysis, &sm_threads_analysis,  &sm_regions_analysis,
+    &sm_tasks_analysis,    &sm_locks_analysis,    &sm_counters_analysis,
+    &sm_samples_analysis,  &sm_timeline_analysis, &sm_findings_analysis,
 };
 #define NANALYSES (sizeof analyses / sizeof *analyses)
 
@@ -17,6 +18,11 @@ static const sm_analysis *const analyses[] = {
   for (size_t i_ = 0; i_ < NANALYSES; i_++)                                                        \
     if (analyses[i_]->hooks.h)                                                                     \
   analyses[i_]->hooks.h((sm *)(u), __VA_ARGS__)
+
+static void on_span(void *u, const otr_loc *l, otr_cat cat, uint64_t t0, uint64_t t1,
+                    const otr_frame *top) {
+  EACH(u, span, l, cat, t0, t1, top);
+}
 
 static void on_enter(void *u, const otr_loc *l, const otr_frame *f) {
   EACH(u, enter, l, f);
@@ -72,6 +78,7 @@ bool sm_collect(sm *s, char *err, size_t errlen) {
     if (analyses[i]->init)
       analyses[i]->init(s);
   otr_visitor v = {.user = s,
+                   .span = s->o.timeline ? on_span : NULL,
                    .enter = on_enter,
                    .leave = on_leave,
                    .team_end = on_team_end,

@@ -299,7 +299,7 @@ static void findings_table(const cmp *c, report *r) {
   }
 }
 
-int sm_compare_main(char **paths, int n, const sm_opts *o, const char *format) {
+int sm_compare_main(char **paths, int n, const sm_opts *o, const char *format, FILE *out) {
   cmp c = {.o = o, .nr = (uint32_t)n};
   c.runs = otr_xcalloc(c.nr, sizeof *c.runs);
   bool ok = true;
@@ -316,7 +316,7 @@ int sm_compare_main(char **paths, int n, const sm_opts *o, const char *format) {
   runs_table(&c, r);
   regions_table(&c, r);
   findings_table(&c, r);
-  out_report(stdout, format, r);
+  out_report(out, format, r);
   rp_free(r);
   free_all(&c);
   return 0;

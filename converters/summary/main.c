@@ -16,7 +16,8 @@ static void usage(FILE *f) {
   fputs("usage: omptrace-summary [options] ARCHIVE\n"
         "       omptrace-summary --compare [options] ARCHIVE ARCHIVE...\n"
         "ARCHIVE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
-        "  --format text|json|csv  output format (default text)\n"
+        "  --format FORMAT         text, json, csv or html (default text)\n"
+        "  -o, --output FILE       write the report to FILE (default stdout)\n"
         "  --top N                 rows per ranked table (default 10, 0 = all)\n"
         "  --threads               add per-thread detail tables\n"
         "  --region PATTERN        only regions whose label matches (glob, or substring)\n"
@@ -27,7 +28,7 @@ static void usage(FILE *f) {
         f);
 }
 
-static int summary(const char *path, const sm_opts *o, const char *format) {
+static int summary(const char *path, const sm_opts *o, const char *format, FILE *out) {
   char err[600];
   sm s = {.o = *o};
   s.a = otr_open(path, err, sizeof err);
@@ -45,7 +46,7 @@ static int summary(const char *path, const sm_opts *o, const char *format) {
   r->version = OMPTRACE_VERSION;
   sm_finish(&s);
   sm_report(&s, r);
-  out_report(stdout, format, r);
+  out_report(out, format, r);
   rp_free(r);
   sm_free(&s);
   otr_close(s.a);
@@ -54,8 +55,10 @@ static int summary(const char *path, const sm_opts *o, const char *format) {
 
 /* A report that could not be written (full disk, closed pipe) is a failure
  * with a message, like unusable input. */
-static int written(int rc) {
-  int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+static int written(int rc, FILE *out) {
+  int e = fflush(out) != 0 ? errno : ferror(out) ? EIO : 0;
+  if (out != stdout && fclose(out) != 0 && !e)
+    e = errno;
   if (rc == 0 && e) {
     fprintf(stderr, "omptrace-summary: cannot write the report: %s\n", strerror(e));
     return 1;
@@ -64,26 +67,25 @@ static int written(int rc) {
 }
 
 int main(int argc, char **argv) {
-  static const struct option opts[] = {{"format", required_argument, 0, 'f'},
-                                       {"top", required_argument, 0, 'n'},
-                                       {"threads", no_argument, 0, 't'},
-                                       {"region", required_argument, 0, 'r'},
-                                       {"compare", no_argument, 0, 'c'},
-                                       {"tolerance", required_argument, 0, 'T'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {"version", no_argument, 0, 'V'},
-                                       {0, 0, 0, 0}};
+  static const struct option opts[] = {
+      {"format", required_argument, 0, 'f'}, {"top", required_argument, 0, 'n'},
+      {"threads", no_argument, 0, 't'},      {"region", required_argument, 0, 'r'},
+      {"compare", no_argument, 0, 'c'},      {"tolerance", required_argument, 0, 'T'},
+      {"output", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+      {"version", no_argument, 0, 'V'},      {0, 0, 0, 0}};
   sm_opts o = {.top = 10};
-  const char *format = "text";
+  const char *format = "text", *output = NULL;
   bool compare = false;
   int c;
-  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
     char *end;
     switch (c) {
     case 'f':
       format = optarg;
-      if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv")) {
-        fprintf(stderr, "omptrace-summary: unknown format '%s' (text, json or csv)\n", format);
+      if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
+          strcmp(format, "html")) {
+        fprintf(stderr, "omptrace-summary: unknown format '%s' (text, json, csv or html)\n",
+                format);
         return 2;
       }
       break;
@@ -105,6 +107,9 @@ int main(int argc, char **argv) {
     case 'c':
       compare = true;
       break;
+    case 'o':
+      output = optarg;
+      break;
     case 'T':
       o.tolerance = strtod(optarg, &end) / 100.0;
       if (end == optarg || *end || !(o.tolerance >= 0)) { /* also rejects nan */
@@ -124,16 +129,25 @@ int main(int argc, char **argv) {
     }
   }
   int n = argc - optind;
-  if (compare) {
-    if (n < 2) {
-      fprintf(stderr, "omptrace-summary: --compare needs at least two archives\n");
-      return 2;
-    }
-    return written(sm_compare_main(argv + optind, n, &o, format));
+  if (compare && n < 2) {
+    fprintf(stderr, "omptrace-summary: --compare needs at least two archives\n");
+    return 2;
   }
-  if (n != 1) {
+  if (!compare && n != 1) {
     usage(stderr);
     return 2;
   }
-  return written(summary(argv[optind], &o, format));
+  /* The HTML plots draw from the per-thread tables and the timeline. */
+  bool html = !strcmp(format, "html");
+  o.threads |= html;
+  o.timeline = html && !compare;
+  /* Opened before the archive is read: an unwritable path fails at once. */
+  FILE *out = output ? fopen(output, "w") : stdout;
+  if (!out) {
+    fprintf(stderr, "omptrace-summary: cannot write %s: %s\n", output, strerror(errno));
+    return 1;
+  }
+  int rc = compare ? sm_compare_main(argv + optind, n, &o, format, out)
+                   : summary(argv[optind], &o, format, out);
+  return written(rc, out);
 }

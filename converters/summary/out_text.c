@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cell_text(char *b, size_t n, const rcol *c, const rcell *v) {
+void rp_cell_text(char *b, size_t n, const rcol *c, const rcell *v) {
   if (v->null) {
     snprintf(b, n, "%s", v->s ? v->s : "-");
     return;
@@ -95,7 +95,7 @@ static void table(FILE *f, const rtable *t) {
         w = (int)strlen(t->cols[c].title);
     for (int c = 0; t->nrows && c < t->ncols; c++) {
       char b[512];
-      cell_text(b, sizeof b, &t->cols[c], &t->cells[c]);
+      rp_cell_text(b, sizeof b, &t->cols[c], &t->cells[c]);
       fprintf(f, "  %-*s  %s\n", w, t->cols[c].title, b);
     }
   } else if (!t->nrows) {
@@ -110,7 +110,7 @@ static void table(FILE *f, const rtable *t) {
       for (int c = 0; c < nc; c++) {
         char b[512];
         size_t k = (size_t)r * (size_t)nc + (size_t)c;
-        cell_text(b, sizeof b, &t->cols[c], &t->cells[k]);
+        rp_cell_text(b, sizeof b, &t->cols[c], &t->cells[k]);
         txt[k] = otr_xstrdup(b);
         if ((int)strlen(b) > w[c])
           w[c] = (int)strlen(b);

@@ -35,7 +35,7 @@ static bool lost_records(const otr_gap *g, uint32_t n, uint64_t *known) {
   bool all = true;
   *known = 0;
   for (uint32_t i = 0; i < n; i++) {
-    if (g[i].stopped)
+    if (g[i].stopped || g[i].paused)
       continue;
     all = all && g[i].records_known;
     *known += g[i].records_known ? g[i].records : 0;
@@ -49,8 +49,15 @@ static void gaps_report(sm *s, report *r) {
   if (!n)
     return;
   otr_gap *v = otr_xmalloc(n * sizeof *v);
-  for (uint32_t i = 0; i < n; i++)
-    v[i] = g[i];
+  uint32_t all = n;
+  n = 0;
+  for (uint32_t i = 0; i < all; i++)
+    if (!g[i].paused) /* paused intervals are no gaps: the run overview has them */
+      v[n++] = g[i];
+  if (!n) {
+    free(v);
+    return;
+  }
   qsort(v, n, sizeof *v, by_loc_time);
   rtable *t = rt_new(r, "overview", "gaps", "Measurement gaps (records missing)", false);
   rt_col(t, "thread", "Thread", RV_INT);
@@ -106,6 +113,11 @@ static void finish(sm *s) {
     at = g[i].t0 < at ? g[i].t0 : at;
   }
   f->stopped_at_ns = f->stopped ? sm_ns(s, at > first ? at - first : 0) : 0;
+  f->paused_gaps = 0;
+  for (uint32_t i = 0; i < f->gaps; i++)
+    f->paused_gaps += g[i].paused;
+  f->paused_ns = sm_ns(s, otr_paused_ticks(s->a, &f->pauses));
+  f->lost_ns = f->lost_ns > f->paused_ns ? f->lost_ns - f->paused_ns : 0;
 }
 
 static void report_run(sm *s, report *r) {
@@ -120,7 +132,9 @@ static void report_run(sm *s, report *r) {
   rt_col(t, "lost_records", "Records lost in gaps", RV_INT);
   rt_col(t, "lost_ns", "Time in gaps (left out)", RV_NS);
   rt_col(t, "stopped_threads", "Threads whose recording stopped early", RV_INT);
-  rt_col(t, "measured_ns", "Measured time (wall time minus gaps)", RV_NS);
+  rt_col(t, "pauses", "Paused intervals (omp_control_tool)", RV_INT);
+  rt_col(t, "paused_ns", "Paused time (left out)", RV_NS);
+  rt_col(t, "measured_ns", "Measured time (wall time minus gaps and pauses)", RV_NS);
   rt_col(t, "serial_ns", "Serial time (outside parallel regions)", RV_NS);
   rt_col(t, "serial_share", "Serial share", RV_PCT);
   rt_col(t, "parallel_ns", "Time in parallel regions", RV_NS);
@@ -129,7 +143,7 @@ static void report_run(sm *s, report *r) {
   rt_int(t, threads);
   rt_ns(t, sm_ns(s, otr_last_time(s->a) - otr_first_time(s->a)));
   rt_int(t, (int64_t)otr_events_read(s->a));
-  rt_int(t, ngaps - s->facts.stopped_gaps);
+  rt_int(t, ngaps - s->facts.stopped_gaps - s->facts.paused_gaps);
   uint64_t known;
   if (lost_records(otr_gaps(s->a, &ngaps), ngaps, &known)) {
     rt_int(t, (int64_t)known);
@@ -140,6 +154,8 @@ static void report_run(sm *s, report *r) {
   }
   rt_ns(t, s->facts.lost_ns);
   rt_int(t, s->facts.stopped);
+  rt_int(t, s->facts.pauses);
+  rt_ns(t, s->facts.paused_ns);
   rt_ns(t, wall);
   rt_ns(t, serial);
   rt_pct(t, wall ? (double)serial / (double)wall : 0);
@@ -153,10 +169,14 @@ static void report_run(sm *s, report *r) {
             "first at %s from the first event; shares and every figure below are of the "
             "measured time",
             s->facts.stopped, s->facts.stopped == 1 ? "" : "s", at);
-  } else if (ngaps > s->facts.stopped_gaps) {
+  } else if (ngaps > s->facts.stopped_gaps + s->facts.paused_gaps) {
     rt_note(t, "records are missing: shares and every figure below are of the measured time");
+  } else if (s->facts.pauses) {
+    rt_note(t, "recording was paused (omp_control_tool or OMPTRACE_START=paused): the paused "
+               "time is no idle time; shares and every figure below are of the measured time");
   }
   gaps_report(s, r);
+  sm_filtered_report(s, r);
 }
 
 const sm_analysis sm_overview_analysis = {.finish = finish, .report = report_run};

@@ -118,6 +118,13 @@ void rt_note(rtable *t, const char *fmt, ...) {
   t->note = otr_xstrdup(buf);
 }
 
+const rtable *rp_find(const report *r, const char *section, const char *id) {
+  for (int i = 0; i < r->n; i++)
+    if (!strcmp(r->t[i]->section, section) && !strcmp(r->t[i]->id, id))
+      return r->t[i];
+  return NULL;
+}
+
 void fmt_ns(char *buf, size_t n, double ns) {
   double a = ns < 0 ? -ns : ns;
   if (a < 1e3)
@@ -135,6 +142,8 @@ void out_report(FILE *f, const char *format, const report *r) {
     out_json(f, r);
   else if (!strcmp(format, "csv"))
     out_csv(f, r);
+  else if (!strcmp(format, "html"))
+    out_html(f, r);
   else
     out_text(f, r);
 }

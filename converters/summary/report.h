@@ -72,8 +72,14 @@ void rt_note(rtable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void out_text(FILE *f, const report *r);
 void out_json(FILE *f, const report *r);
 void out_csv(FILE *f, const report *r);
-/* Writes r in the named format ("json", "csv", anything else: text). */
+void out_html(FILE *f, const report *r);
+/* Writes r in the named format ("json", "csv", "html", anything else: text). */
 void out_report(FILE *f, const char *format, const report *r);
+
+/* A cell as the text report shows it. */
+void rp_cell_text(char *b, size_t n, const rcol *c, const rcell *v);
+/* The table section.id of r, NULL when r has none. */
+const rtable *rp_find(const report *r, const char *section, const char *id);
 
 /* "1.23 ms", "456 ns", "2.50 s" */
 void fmt_ns(char *buf, size_t n, double ns);

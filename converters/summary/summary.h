@@ -16,6 +16,7 @@ typedef struct {
   bool threads;       /* per-thread detail tables */
   const char *region; /* filter on region labels (glob or substring) */
   double tolerance;   /* --compare: relative slack before a slowdown counts */
+  bool timeline;      /* collect the per-thread timeline strip (HTML report) */
 } sm_opts;
 
 /* A row key: regions of one kind at one source location share a key. */
@@ -29,6 +30,7 @@ typedef struct sm_tasks sm_tasks;
 typedef struct sm_locks sm_locks;
 typedef struct sm_counters sm_counters;
 typedef struct sm_samples sm_samples;
+typedef struct sm_timeline sm_timeline;
 
 /* Headline figures the findings are written from. */
 typedef struct {
@@ -38,6 +40,9 @@ typedef struct {
   uint32_t stopped;              /* threads whose recording stopped early (recovered run) */
   uint64_t stopped_at_ns;        /* the first such stop, from the first event */
   uint32_t stopped_gaps;         /* gaps that are such stops (no records missing) */
+  uint32_t paused_gaps;          /* gaps that are paused intervals (nothing missing) */
+  uint32_t pauses;               /* paused intervals (omp_control_tool), all threads */
+  uint64_t paused_ns;            /* their time (in lost_ns's union: left out, not lost) */
   uint64_t wait_ns[OTR_T_COUNT]; /* over all threads */
   uint64_t busy_ns;              /* work over all threads */
   uint64_t forkjoin_ns, runtime_ns, taskcreate_ns;
@@ -73,6 +78,7 @@ typedef struct sm {
   sm_locks *locks;
   sm_counters *counters;
   sm_samples *samples;
+  sm_timeline *timeline;
   sm_findings *findings;
   sm_facts facts;
 } sm;
@@ -80,6 +86,8 @@ typedef struct sm {
 /* One analysis's callbacks during the pass (the reader's otr_visitor with
  * the summary state); any may be NULL. */
 typedef struct {
+  void (*span)(sm *s, const otr_loc *l, otr_cat cat, uint64_t t0, uint64_t t1,
+               const otr_frame *top);
   void (*enter)(sm *s, const otr_loc *l, const otr_frame *f);
   void (*leave)(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t,
                 const double *md);
@@ -108,7 +116,10 @@ typedef struct {
 
 extern const sm_analysis sm_overview_analysis, sm_threads_analysis, sm_regions_analysis,
     sm_tasks_analysis, sm_locks_analysis, sm_counters_analysis, sm_samples_analysis,
-    sm_findings_analysis;
+    sm_timeline_analysis, sm_findings_analysis;
+
+/* filtered.c: OMPTRACE_FILTER's rules and the regions it left out */
+void sm_filtered_report(sm *s, report *r);
 
 /* keys.c */
 void sm_keys_init(sm *s);
@@ -138,7 +149,7 @@ uint64_t sm_regions_slowest_ns(const sm *s, uint32_t key);
 bool sm_regions_has(const sm *s, uint32_t key);
 
 /* compare.c */
-int sm_compare_main(char **paths, int n, const sm_opts *o, const char *format);
+int sm_compare_main(char **paths, int n, const sm_opts *o, const char *format, FILE *out);
 
 /* quantile.c: exact below a bound, a log histogram above it */
 typedef struct sm_quant sm_quant;

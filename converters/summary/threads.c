@@ -51,7 +51,11 @@ static void report_threads(sm *s, report *r) {
   rt_col(t, "serial_ns", "Serial", RV_NS);
   rt_col(t, "idle_ns", "Idle", RV_NS);
   rt_col(t, "lost_ns", "Lost (gaps)", RV_NS);
+  rt_col(t, "paused_ns", "Paused", RV_NS);
   rt_col(t, "name", "Name", RV_STR);
+  uint32_t ngaps;
+  const otr_gap *g = otr_gaps(s->a, &ngaps);
+  uint64_t paused_all = s->facts.paused_ns;
   for (uint32_t i = 0; i < s->d->n_locations; i++) {
     const otr_loc *l = otr_location(s->a, i);
     uint64_t c[OTR_T_COUNT], wait = 0;
@@ -70,12 +74,17 @@ static void report_threads(sm *s, report *r) {
     rt_ns(t, c[OTR_T_RUNTIME]);
     rt_ns(t, l->forked ? c[OTR_T_OUTSIDE] : 0);
     rt_ns(t, l->forked ? 0 : c[OTR_T_OUTSIDE]);
-    rt_ns(t, sm_ns(s, l->lost));
+    uint64_t paused = 0, lost = sm_ns(s, l->lost);
+    for (uint32_t k = 0; k < ngaps; k++)
+      paused += g[k].paused && g[k].loc == i ? g[k].t1 - g[k].t0 : 0;
+    rt_ns(t, lost > paused_all ? lost - paused_all : 0);
+    rt_ns(t, sm_ns(s, paused));
     rt_str(t, s->d->location_names[i]);
   }
   rt_note(t, "OMP Wait = barrier, taskwait, taskgroup, lock, critical and ordered waits; tasks "
              "run inside a wait count as work; lost = time in measurement gaps (of any thread), "
-             "in no other column; all-zero columns are left out");
+             "in no other column; paused = this thread's time in paused intervals "
+             "(omp_control_tool), left out like the gaps; all-zero columns are left out");
 }
 
 const sm_analysis sm_threads_analysis = {.finish = finish, .report = report_threads};

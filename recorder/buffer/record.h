@@ -46,10 +46,13 @@
   X(REDUCTION_END, "ompt_sync_region_t", 0, "cp", "parallel id")                                   \
   X(FLUSH, 0, 0, "cp", 0)                                                                          \
   X(CANCEL, 0, "ompt_cancel_flag_t bits", "cp", 0)                                                 \
-  X(CONTROL_TOOL, 0, "command", "modifier", "cp")                                                  \
+  /* kind: the OT_CTL_* recording state the call switched to; 0 = none */                          \
+  X(CONTROL_TOOL, "OT_CTL_* state", "command", "modifier", "cp")                                   \
   X(ERROR, "ompt_severity_t", 0, "cp", 0)                                                          \
   /* records dropped before this one; written by the buffer layer, never by handlers */            \
-  X(LOST, 0, "count (saturated)", "first lost ts", "last lost ts")
+  X(LOST, 0, "count (saturated)", "first lost ts", "last lost ts")                                 \
+  /* up to 20 bytes of the name of the CONTROL_TOOL record that follows (events/control.c) */      \
+  X(LABEL, "bytes in this piece", "bytes 0-3", "bytes 4-11", "bytes 12-19")
 // clang-format on
 
 enum ot_rec_type {
@@ -62,6 +65,14 @@ enum ot_rec_type {
 
 /* events/emit.h keeps one bit per record type in a uint64_t. */
 _Static_assert(OT_REC_TYPE_COUNT <= 64, "record types must fit the emit fast-path mask");
+
+/* Kind of a CONTROL_TOOL record: the recording state it switched to
+ * (omp_control_tool, or a thread or fork child that began paused). */
+enum { OT_CTL_NONE = 0, OT_CTL_PAUSED = 1, OT_CTL_RESUMED = 2, OT_CTL_ENDED = 3 };
+/* Longest name a control call carries (LABEL records, 20 bytes each). */
+#define OT_LABEL_MAX 120
+/* Tool-specific omp_control_tool commands (share/include/omptrace.h). */
+enum { OT_CMD_MARK = 64, OT_CMD_BEGIN = 65, OT_CMD_END = 66 };
 
 /* Kind of parallel begin/end records: the invoker bits of
  * ompt_parallel_flag_t (0x1 program, 0x2 runtime) and its league/team bits

@@ -31,6 +31,7 @@ typedef struct ot_config {
   uint64_t buffer_total; /* OMPTRACE_BUFFER_TOTAL, bytes for all threads together */
   uint64_t flush_ns;     /* OMPTRACE_FLUSH_INTERVAL in ns, 0 = no periodic flush */
   uint32_t events;       /* OMPTRACE_EVENTS, enum ot_event_group mask */
+  int start_paused;      /* OMPTRACE_START: 0 recording, 1 paused (omp_control_tool starts) */
   int verbose;           /* OMPTRACE_VERBOSE 0..2 */
   int quiet;             /* OMPTRACE_QUIET */
   int clock_tsc;         /* OMPTRACE_CLOCK: 1 tsc (if invariant), 0 monotonic */
@@ -44,6 +45,7 @@ typedef struct ot_config {
   /* OMPTRACE_SIGNALS and OMPTRACE_SNAPSHOT_SIGNAL, parsed by faults/select.c */
   char signals[256];
   char snapshot_signal[64];
+  char filter[4096]; /* OMPTRACE_FILTER, filter file (empty: none) */
 } ot_config;
 
 extern ot_config ot_cfg;

@@ -37,6 +37,7 @@ const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY", "OMPTRACE_BUILD_DIR
 static const char *const clock_choices[] = {"monotonic", "tsc", NULL};
 static const char *const callstack_choices[] = {"user", "machine", NULL};
 static const char *const context_choices[] = {"lazy", "eager", NULL};
+static const char *const start_choices[] = {"recording", "paused", NULL};
 
 const ot_option ot_options[] = {
     {"OMPTRACE_OUTPUT", "", "directory",
@@ -67,6 +68,11 @@ const ot_option ot_options[] = {
      "recorded (teams need them). Blanks around names are ignored; a list naming no group "
      "(empty, or only commas) is reported and all is recorded.",
      OT_OPT_EVENTS, FIELD(events), 0, 0, NULL},
+    {"OMPTRACE_START", "recording", "recording or paused",
+     "paused: record nothing until the program calls omp_control_tool(omp_control_tool_start, "
+     "0, NULL) (docs/control.md). The paused time shows in the archive as MeasurementOnOff "
+     "and in the summary as paused time.",
+     OT_OPT_CHOICE, FIELD(start_paused), 0, 0, start_choices},
     {"OMPTRACE_VERBOSE", "0", "0, 1 or 2",
      "1: report which OMPT callbacks the runtime accepted and other details of the set-up.",
      OT_OPT_INT, FIELD(verbose), 0, 2, NULL},
@@ -127,6 +133,14 @@ const ot_option ot_options[] = {
      "unchanged). term, int, hup and quit are handled only when the program left them at their "
      "default action; the crash signals always, passing them on to the program's own handler.",
      OT_OPT_STRING, FIELD(signals), 0, 0, NULL},
+    {"OMPTRACE_FILTER", "", "file",
+     "Filter file in Score-P's syntax (SCOREP_REGION_NAMES_BEGIN ... EXCLUDE/INCLUDE ... _END, "
+     "SCOREP_FILE_NAMES_BEGIN ... _END): constructs it excludes are not recorded (what they "
+     "contain still is). Patterns match region names (\"barrier @ file.c:12\"), the construct "
+     "alone, the enclosing function and the source file (docs/control.md). A file that cannot be "
+     "read or parsed is reported with its line number, and the run is traced unfiltered. "
+     "Default: no filter.",
+     OT_OPT_STRING, FIELD(filter), 0, 0, NULL},
     {"OMPTRACE_SNAPSHOT_SIGNAL", "SIGUSR2", "SIGUSR1, SIGUSR2, SIGRTMIN+N, SIGRTMAX-N, ... or none",
      "Signal that writes a snapshot while the program runs on: <dir>/snapshot-<n>/ with an "
      "archive of everything so far and where.txt, where each thread is (`omptrace snapshot "

@@ -10,4 +10,7 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/log.c
   ${CMAKE_CURRENT_LIST_DIR}/features.c
   ${CMAKE_CURRENT_LIST_DIR}/threads.c
-  ${CMAKE_CURRENT_LIST_DIR}/sites.c)
+  ${CMAKE_CURRENT_LIST_DIR}/sites.c
+  ${CMAKE_CURRENT_LIST_DIR}/srcloc.c
+  ${CMAKE_CURRENT_LIST_DIR}/filter_rules.c
+  ${CMAKE_CURRENT_LIST_DIR}/filter.c)

@@ -50,7 +50,11 @@ uint32_t ot_thread_count(void);
 ot_thread *ot_thread_get(uint32_t loc);
 
 /* Set to 0 when finalize starts: handlers then record nothing, so buffers
- * stop changing while they are converted (exit() inside a parallel region). */
+ * stop changing while they are converted (exit() inside a parallel region).
+ * Nonzero values are the omp_control_tool states (events/control.c): the
+ * handlers' one load tells recording from paused (only the records that
+ * keep nesting right) and ended (nothing). */
 extern atomic_int ot_recording;
+enum { OT_REC_OFF = 0, OT_REC_ON = 1, OT_REC_PAUSED = 2, OT_REC_ENDED = 3 };
 
 #endif

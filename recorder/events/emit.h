@@ -18,7 +18,17 @@
 static inline ot_thread *ot_enter(void) {
   ot_thread *t = ot_self;
   if (__builtin_expect(!t, 0) ||
-      __builtin_expect(!atomic_load_explicit(&ot_recording, memory_order_relaxed), 0))
+      __builtin_expect(atomic_load_explicit(&ot_recording, memory_order_relaxed) != OT_REC_ON, 0))
+    return NULL;
+  return t;
+}
+
+/* The same for the records that keep nesting right across a pause
+ * (thread, parallel, implicit task, task switch): kept while paused. */
+static inline ot_thread *ot_enter_structural(void) {
+  ot_thread *t = ot_self;
+  int s = atomic_load_explicit(&ot_recording, memory_order_relaxed);
+  if (__builtin_expect(!t, 0) || __builtin_expect(s != OT_REC_ON && s != OT_REC_PAUSED, 0))
     return NULL;
   return t;
 }

@@ -19,7 +19,7 @@ void on_ompt_callback_parallel_begin(ompt_data_t *encountering_task_data,
                                      int flags, const void *codeptr_ra) {
   (void)encountering_task_data;
   (void)encountering_task_frame;
-  ot_thread *t = ot_enter();
+  ot_thread *t = ot_enter_structural();
   if (!t)
     return;
   ot_counters_parallel_begin(t); /* counters deferred until now (rare) */
@@ -32,7 +32,7 @@ void on_ompt_callback_parallel_begin(ompt_data_t *encountering_task_data,
 void on_ompt_callback_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
                                    int flags, const void *codeptr_ra) {
   (void)encountering_task_data;
-  ot_thread *t = ot_enter();
+  ot_thread *t = ot_enter_structural();
   if (!t)
     return;
   /* Acquire: a sampler on another team member may have set the flag. */
@@ -46,7 +46,7 @@ void on_ompt_callback_parallel_end(ompt_data_t *parallel_data, ompt_data_t *enco
 void on_ompt_callback_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                                     ompt_data_t *task_data, unsigned int actual_parallelism,
                                     unsigned int index, int flags) {
-  ot_thread *t = ot_enter();
+  ot_thread *t = ot_enter_structural();
   if (!t)
     return;
   uint64_t pid = ot_parallel_of(parallel_data);

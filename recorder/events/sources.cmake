@@ -8,4 +8,5 @@ target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sync.c
   ${CMAKE_CURRENT_LIST_DIR}/mutex.c
   ${CMAKE_CURRENT_LIST_DIR}/worksharing.c
-  ${CMAKE_CURRENT_LIST_DIR}/misc.c)
+  ${CMAKE_CURRENT_LIST_DIR}/misc.c
+  ${CMAKE_CURRENT_LIST_DIR}/control.c)

@@ -2,6 +2,7 @@
  * parallel barrier's end comes with parallel_data == NULL (recorded as 0);
  * finalize tells it from a work-sharing barrier. */
 #include "events/emit.h"
+#include "events/filter.h"
 #include "events/handlers.h"
 
 /* libomp calls a sync region's begin and its wait's begin back to back,
@@ -20,14 +21,21 @@ static inline void remember_ts(ot_thread *t, unsigned next, unsigned kind, uint6
   t->pair_rec = t->records;
 }
 
-static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
-                              ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                              const void *codeptr_ra) {
-  ot_thread *t = ot_enter();
-  if (!t)
-    return;
+/* A wait follows its region; a region's end follows its begin. */
+static int sync_filtered(unsigned begin_type, unsigned kind, ompt_scope_endpoint_t endpoint,
+                         const void *codeptr_ra) {
+  if (begin_type == OT_SYNC_WAIT_BEGIN)
+    return ot_filt_inside();
+  if (endpoint == ompt_scope_beginend)
+    return ot_filt_drop(OT_FC_SYNC, kind, codeptr_ra);
+  return endpoint == ompt_scope_begin ? ot_filt_begin(OT_FC_SYNC, kind, codeptr_ra) : ot_filt_end();
+}
+
+/* Appends the record(s) of one sync callback. */
+static inline void sync_record(ot_thread *t, unsigned begin_type, unsigned k,
+                               ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                               const void *codeptr_ra) {
   uint64_t pid = ot_parallel_of(parallel_data);
-  unsigned k = (unsigned)kind;
   if (endpoint == ompt_scope_beginend) {
     ot_emit(t, begin_type, k, 0, (uint64_t)codeptr_ra, pid);
     ot_emit(t, begin_type + 1, k, 0, (uint64_t)codeptr_ra, pid);
@@ -42,6 +50,27 @@ static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
   ot_emit_at(t, ts, type, k, 0, (uint64_t)codeptr_ra, pid);
   if (!second)
     remember_ts(t, type == OT_SYNC_BEGIN ? OT_SYNC_WAIT_BEGIN : OT_SYNC_END, k, ts);
+}
+
+/* With a filter file: out of line, so the recording path saves no
+ * registers for it. */
+static __attribute__((noinline)) void
+sync_event_filtered(ot_thread *t, unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel_data, const void *codeptr_ra) {
+  if (!sync_filtered(begin_type, k, endpoint, codeptr_ra))
+    sync_record(t, begin_type, k, endpoint, parallel_data, codeptr_ra);
+}
+
+static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
+                              ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                              const void *codeptr_ra) {
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  if (__builtin_expect(ot_filter_on, 0))
+    sync_event_filtered(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
+  else
+    sync_record(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
 }
 
 void on_ompt_callback_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,

@@ -15,7 +15,7 @@ void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
   (void)encountering_task_data;
   (void)encountering_task_frame;
   (void)has_dependences;
-  ot_thread *t = ot_enter();
+  ot_thread *t = ot_enter_structural();
   if (!t)
     return;
   if (flags & ompt_task_taskwait) {
@@ -44,7 +44,7 @@ void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
 void on_ompt_callback_task_schedule(ompt_data_t *prior_task_data,
                                     ompt_task_status_t prior_task_status,
                                     ompt_data_t *next_task_data) {
-  ot_thread *t = ot_enter();
+  ot_thread *t = ot_enter_structural();
   if (!t)
     return;
   ot_emit(t, OT_TASK_SCHEDULE, (unsigned)prior_task_status, 0, ot_task_of(prior_task_data),

@@ -4,6 +4,7 @@
 #include "buffer/buffer.h"
 #include "core/log.h"
 #include "core/threads.h"
+#include "events/control.h"
 #include "events/emit.h"
 #include "events/handlers.h"
 #include "services/counters.h"
@@ -33,12 +34,13 @@ void on_ompt_callback_thread_begin(ompt_thread_t thread_type, ompt_data_t *threa
   ot_self = t;
   thread_data->ptr = t;
   ot_emit(t, OT_THREAD_BEGIN, (unsigned)thread_type, 0, 0, 0);
+  ot_control_thread_begin(t);
   ot_sampler_thread_begin(t);
 }
 
 void on_ompt_callback_thread_end(ompt_data_t *thread_data) {
   (void)thread_data;
-  ot_thread *t = ot_enter();
+  ot_thread *t = ot_enter_structural();
   if (!t)
     return;
   ot_sampler_thread_end(t);

@@ -1,6 +1,24 @@
 /* Work-sharing constructs, masked and reductions. */
 #include "events/emit.h"
+#include "events/filter.h"
 #include "events/handlers.h"
+
+/* With a filter file: an end follows its begin (their code addresses
+ * differ). Out of line, with few arguments, so the recording path saves
+ * no registers for it. what: class | type << 8 | kind << 16 | begin << 24. */
+static __attribute__((noinline)) void emit_filtered(ot_thread *t, uint32_t what, uint32_t a,
+                                                    const void *codeptr_ra,
+                                                    ompt_data_t *parallel_data) {
+  unsigned type = (what >> 8) & 0xffu, kind = (what >> 16) & 0xffu;
+  int drop = (what >> 24) ? ot_filt_begin(what & 0xffu, kind, codeptr_ra) : ot_filt_end();
+  if (!drop)
+    ot_emit(t, type, kind, a, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+}
+
+static inline uint32_t what(unsigned fclass, unsigned type, unsigned kind,
+                            ompt_scope_endpoint_t endpoint) {
+  return fclass | type << 8 | (kind & 0xffu) << 16 | (uint32_t)(endpoint == ompt_scope_begin) << 24;
+}
 
 void on_ompt_callback_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data, uint64_t count,
@@ -10,8 +28,12 @@ void on_ompt_callback_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
   if (!t)
     return;
   unsigned type = endpoint == ompt_scope_begin ? OT_WORK_BEGIN : OT_WORK_END;
-  ot_emit(t, type, (unsigned)wstype, ot_sat32(count), (uint64_t)codeptr_ra,
-          ot_parallel_of(parallel_data));
+  if (__builtin_expect(ot_filter_on, 0))
+    emit_filtered(t, what(OT_FC_WORK, type, (unsigned)wstype, endpoint), ot_sat32(count),
+                  codeptr_ra, parallel_data);
+  else
+    ot_emit(t, type, (unsigned)wstype, ot_sat32(count), (uint64_t)codeptr_ra,
+            ot_parallel_of(parallel_data));
 }
 
 void on_ompt_callback_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
@@ -21,7 +43,10 @@ void on_ompt_callback_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   if (!t)
     return;
   unsigned type = endpoint == ompt_scope_begin ? OT_MASKED_BEGIN : OT_MASKED_END;
-  ot_emit(t, type, 0, 0, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+  if (__builtin_expect(ot_filter_on, 0))
+    emit_filtered(t, what(OT_FC_MASKED, type, 0, endpoint), 0, codeptr_ra, parallel_data);
+  else
+    ot_emit(t, type, 0, 0, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
 }
 
 void on_ompt_callback_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
@@ -32,5 +57,9 @@ void on_ompt_callback_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t e
   if (!t)
     return;
   unsigned type = endpoint == ompt_scope_begin ? OT_REDUCTION_BEGIN : OT_REDUCTION_END;
-  ot_emit(t, type, (unsigned)kind, 0, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+  if (__builtin_expect(ot_filter_on, 0))
+    emit_filtered(t, what(OT_FC_REDUCTION, type, (unsigned)kind, endpoint), 0, codeptr_ra,
+                  parallel_data);
+  else
+    ot_emit(t, type, (unsigned)kind, 0, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
 }

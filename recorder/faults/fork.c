@@ -9,6 +9,7 @@
 #include "core/output_dir.h"
 #include "core/thread.h"
 #include "core/threads.h"
+#include "events/control.h"
 #include "faults/faults.h"
 #include "faults/faults_int.h"
 #include "log/flusher.h"
@@ -72,6 +73,7 @@ static void child(void) {
             ot_cfg.output);
     return;
   }
+  ot_control_fork_child(self);
   ot_snapshot_fork_child();
   ot_info("fork: child %d records into %s", (int)getpid(), ot_cfg.output);
 }

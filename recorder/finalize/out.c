@@ -10,6 +10,7 @@
 #include "core/output_dir.h"
 #include "finalize/defs.h"
 #include "finalize/defs_write.h"
+#include "finalize/filtered.h"
 #include "finalize/otf2_io.h"
 #include "finalize/regions.h"
 #include "finalize/replay.h"
@@ -137,6 +138,7 @@ static OTF2_ErrorCode write_definitions(const out_state *o) {
   CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, s->machine, s->machine_class,
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE));
   CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1, s->process, s->process_class, 0));
+  CHECK(ot_filtered_write(w, 1));
   CHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, 0, s->group, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
                                                 OTF2_UNDEFINED_LOCATION_GROUP));
   for (uint32_t i = 0; i < o->nloc; i++)
@@ -163,6 +165,7 @@ static void intern_def_strings(out_state *o) {
   s->process_class = ot_defs_string("process");
   s->group = ot_defs_string(run->program);
   s->paradigm = ot_defs_string("OpenMP");
+  ot_filtered_prepare();
   for (uint32_t i = 0; i < o->nloc; i++) {
     snprintf(buf, sizeof buf, "OpenMP thread %u", i);
     s->locations[i] = ot_defs_string(buf);
@@ -302,6 +305,7 @@ static void release_all(out_state *o) {
   ot_replay_free();
   ot_teams_free();
   ot_regions_free();
+  ot_filtered_free();
   ot_scan_free();
   ot_symbols_close();
   ot_defs_reset();

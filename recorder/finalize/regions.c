@@ -1,13 +1,15 @@
 /* Region names and source positions for OpenMP constructs, cached per
  * (construct, code pointer). */
 #include "finalize/regions.h"
+#include "core/filter.h"
 #include "finalize/defs.h"
+#include "finalize/grow.h"
 #include "finalize/intern.h"
 #include "finalize/symbols.h"
 
 #include <inttypes.h>
 #include <omp-tools.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -72,6 +74,12 @@ static const struct {
 };
 
 static ot_u64map cache; /* (construct << 56 | codeptr) -> region id */
+/* Region ids the filter excludes (OMPTRACE_FILTER): their Enter and Leave
+ * are left out, what they contain is written. */
+static uint8_t *excluded;
+static uint32_t excluded_cap;
+static char **excluded_names; /* of the constructs (not their waits and sblocks) */
+static uint32_t nexcluded_names, names_cap;
 
 enum ot_construct ot_cancel_construct(uint32_t flags) {
   int what = flags & ompt_cancel_parallel   ? 0
@@ -82,35 +90,84 @@ enum ot_construct ot_cancel_construct(uint32_t flags) {
   return (enum ot_construct)(OC_CANCEL_FIRST + what * 3 + how);
 }
 
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
+/* The construct whose filter decision a region follows: a wait or
+ * sblock goes with its construct; OC_COUNT: never filtered (parallel
+ * regions, teams and tasks keep the timeline's structure). */
+static enum ot_construct primary(enum ot_construct c) {
+  switch (c) {
+  case OC_IBARRIER_WAIT:
+  case OC_BARRIER_WAIT:
+  case OC_IMPL_BARRIER_WAIT:
+  case OC_TASKWAIT_WAIT:
+  case OC_TASKGROUP_WAIT:
+  case OC_SYNC_REDUCTION_WAIT:
+  case OC_CRITICAL_WAIT:
+  case OC_ORDERED_WAIT:
+  case OC_ATOMIC_WAIT:
+    return c - 1;
+  case OC_SINGLE_SBLOCK:
+  case OC_CRITICAL_SBLOCK:
+  case OC_ORDERED_SBLOCK:
+  case OC_ATOMIC_SBLOCK:
+    return c - (c == OC_SINGLE_SBLOCK ? 1 : 2);
+  case OC_PARALLEL:
+  case OC_TEAMS:
+  case OC_TASK_CREATE:
+  case OC_TASK:
+  case OC_UNTIED_TASK:
+  case OC_CONTROL_TOOL:
+  case OC_ERROR:
+    return OC_COUNT;
+  default:
+    return c < OC_CANCEL_FIRST ? c : OC_COUNT;
+  }
+}
+
+static int excluded_by_filter(enum ot_construct c, uint64_t codeptr, const ot_symbol *s, int n) {
+  if (c == OC_LOCK_WAIT) /* shared by both lock kinds */
+    return ot_filter_decide(table[OC_SET_LOCK].name, codeptr, s, n) ||
+           ot_filter_decide(table[OC_SET_NEST_LOCK].name, codeptr, s, n);
+  enum ot_construct p = primary(c);
+  return p != OC_COUNT && ot_filter_decide(table[p].name, codeptr, s, n);
+}
+
+static void mark_excluded(uint32_t id, enum ot_construct c, const char *name) {
+  uint8_t *e = ot_grow(excluded, &excluded_cap, (uint64_t)id + 1, 1, 256);
+  if (!e)
+    return;
+  excluded = e;
+  excluded[id] = 1;
+  if (primary(c) != c) /* listed once, by its construct */
+    return;
+  char **n = ot_grow(excluded_names, &names_cap, (uint64_t)nexcluded_names + 1, sizeof *n, 16);
+  if (n && (n[nexcluded_names] = strdup(name)) != NULL) {
+    excluded_names = n;
+    nexcluded_names++;
+  } else if (n) {
+    excluded_names = n;
+  }
 }
 
 static uint32_t define(enum ot_construct c, uint64_t codeptr) {
-  const char *cname = table[c].name;
   char name[1024];
-  const char *file = NULL;
-  uint32_t line = 0;
-  if (!codeptr) {
-    snprintf(name, sizeof name, "%s", cname);
-  } else {
-    ot_symbol s[8];
-    int n = ot_symbols_lookup(codeptr - 1, s, 8);
-    if (n >= 1 && s[0].file && s[0].line) {
-      file = s[0].file;
-      line = s[0].line;
-      snprintf(name, sizeof name, "%s @ %s:%u", cname, base_name(file), line);
-    } else if (n >= 1 && s[0].function && strcmp(s[0].function, "??") != 0) {
-      /* offset of the call site itself, so the name matches a disassembly */
-      snprintf(name, sizeof name, "%s @ %s+0x%" PRIx64, cname, s[0].function, s[0].offset + 1);
-    } else if (n >= 1 && s[0].module) {
-      snprintf(name, sizeof name, "%s @ %s+0x%" PRIx64, cname, s[0].module, s[0].offset + 1);
-    } else {
-      snprintf(name, sizeof name, "%s @ 0x%" PRIx64, cname, codeptr);
-    }
-  }
-  return ot_defs_region(name, table[c].role, OTF2_PARADIGM_OPENMP, file, line, line);
+  ot_symbol s[8];
+  int n = codeptr ? ot_symbols_lookup(codeptr - 1, s, 8) : 0;
+  ot_srcloc_region_name(name, sizeof name, table[c].name, codeptr, s, n);
+  int known = n >= 1 && s[0].file && s[0].line;
+  uint32_t line = known ? s[0].line : 0;
+  uint32_t id = ot_defs_region(name, table[c].role, OTF2_PARADIGM_OPENMP, known ? s[0].file : NULL,
+                               line, line);
+  if (excluded_by_filter(c, codeptr, s, n))
+    mark_excluded(id, c, name);
+  return id;
+}
+
+int ot_region_excluded(uint32_t region) {
+  return region < excluded_cap && excluded[region];
+}
+
+const char *ot_region_excluded_name(uint32_t i) {
+  return i < nexcluded_names ? excluded_names[i] : NULL;
 }
 
 uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
@@ -127,4 +184,12 @@ uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
 
 void ot_regions_free(void) {
   ot_u64map_free(&cache);
+  free(excluded);
+  excluded = NULL;
+  excluded_cap = 0;
+  for (uint32_t i = 0; i < nexcluded_names; i++)
+    free(excluded_names[i]);
+  free(excluded_names);
+  excluded_names = NULL;
+  nexcluded_names = names_cap = 0;
 }

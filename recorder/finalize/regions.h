@@ -56,6 +56,11 @@ enum ot_construct {
 uint32_t ot_region(enum ot_construct c, uint64_t codeptr);
 /* Cancel construct from ompt_cancel_flag_t bits. */
 enum ot_construct ot_cancel_construct(uint32_t flags);
+/* 1 when OMPTRACE_FILTER excludes the region (no Enter/Leave for it). */
+int ot_region_excluded(uint32_t region);
+/* Name of the i-th construct the filter excluded (in the order finalize
+ * met them), or NULL past the last. */
+const char *ot_region_excluded_name(uint32_t i);
 void ot_regions_free(void);
 
 #endif

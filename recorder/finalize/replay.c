@@ -10,7 +10,9 @@
 #include "finalize/defs.h"
 #include "finalize/grow.h"
 #include "finalize/intern.h"
+#include "finalize/labels.h"
 #include "finalize/out.h"
+#include "finalize/pauses.h"
 #include "finalize/regions.h"
 #include "finalize/run.h"
 #include "finalize/samples_out.h"
@@ -25,6 +27,8 @@
 #include <string.h>
 
 enum { PAR_REGION = 0, PAR_LEAGUE = 1 }; /* sub of an F_PARALLEL frame */
+/* Lock id of an acquisition the filter left out (no lock records). */
+#define OT_LOCK_FILTERED UINT32_MAX
 
 enum frame_type {
   F_PARALLEL = 1,
@@ -37,7 +41,8 @@ enum frame_type {
   F_MUTEX,
   F_MWAIT,
   F_MSBLOCK,
-  F_TASK
+  F_TASK,
+  F_USER /* a named region of omp_control_tool (finalize/labels.h); id: its name's hash */
 };
 
 typedef struct frame {
@@ -92,6 +97,9 @@ typedef struct loc_state {
   uint64_t after_work;   /* code pointer of a work-sharing construct ended by this record */
   uint64_t prev_work_cp; /* ... by the previous record */
   uint64_t league;       /* league this location began, until its member task begins */
+  int off;               /* inside a paused interval (finalize/pauses.h) */
+  uint32_t pz;           /* the next paused interval to pass */
+  ot_label label;        /* the name the next CONTROL_TOOL record carries */
 } loc_state;
 
 static OTF2_ErrorCode werr;
@@ -106,9 +114,14 @@ static ot_u64map task_cp; /* task id -> creator's construct, for runtime-interna
  * records (tests/recorder/linear_run.py compares two run sizes). */
 static uint64_t n_pushed, n_scanned;
 static uint32_t peak_depth;
+/* The location being replayed is paused: its records still move its stack
+ * but nothing is written. */
+static int silent;
 
 #define W(call)                                                                                    \
   do {                                                                                             \
+    if (silent)                                                                                    \
+      break;                                                                                       \
     OTF2_ErrorCode e_ = (call);                                                                    \
     if (e_ != OTF2_SUCCESS && werr == OTF2_SUCCESS)                                                \
       werr = e_;                                                                                   \
@@ -125,13 +138,18 @@ static void put_metric(loc_state *ls, uint64_t t) {
   W(OTF2_EvtWriter_Metric(ls->w, NULL, t, metric_class, (uint8_t)ls->nvalues, types, vals));
 }
 
+/* Regions the filter excludes are left out; what they contain is not. */
 static void enter(loc_state *ls, uint64_t t, uint32_t region) {
+  if (ot_region_excluded(region))
+    return;
   if (ls->pending || (strict && ls->nvalues))
     put_metric(ls, t);
   W(OTF2_EvtWriter_Enter(ls->w, NULL, t, region));
 }
 
 static void leave(loc_state *ls, uint64_t t, uint32_t region) {
+  if (ot_region_excluded(region))
+    return;
   if (ls->pending || (strict && ls->nvalues))
     put_metric(ls, t);
   W(OTF2_EvtWriter_Leave(ls->w, NULL, t, region));
@@ -195,7 +213,8 @@ static void close_top(loc_state *ls, uint64_t t) {
   frame *f = &ls->st[ls->n - 1];
   if (f->type == F_MSBLOCK) {
     leave(ls, t, f->region);
-    W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
+    if (f->lock != OT_LOCK_FILTERED)
+      W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
   } else {
     leave(ls, t, f->region);
     if (f->type == F_PARALLEL)
@@ -516,9 +535,13 @@ static void mutex_acquired(loc_state *ls, const ot_rec *r, uint64_t t) {
   } else {
     cp = effective_cp(ls, r->c);
   }
-  uint32_t lock = lock_id(r->kind, r->b);
-  uint64_t order = lock < lock_cap ? ++lock_count[lock] : 0;
-  W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
+  uint32_t lock = OT_LOCK_FILTERED;
+  uint64_t order = 0;
+  if (!ot_region_excluded(ot_region(c, cp))) { /* a filtered lock is left out whole */
+    lock = lock_id(r->kind, r->b);
+    order = lock < lock_cap ? ++lock_count[lock] : 0;
+    W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
+  }
   if (sblock != OC_COUNT) {
     frame *f = push(ls, F_MSBLOCK, r->kind, ot_region(sblock, cp), r->b, cp);
     if (f) {
@@ -548,8 +571,9 @@ static void mutex_released(loc_state *ls, const ot_rec *r, uint64_t t) {
   for (uint32_t k = ls->nhl; k-- > 0;) {
     if (ls->hl[k].wait != r->b)
       continue;
-    W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, ls->hl[k].lock,
-                                       ls->hl[k].order));
+    if (ls->hl[k].lock != OT_LOCK_FILTERED)
+      W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, ls->hl[k].lock,
+                                         ls->hl[k].order));
     ls->hl[k] = ls->hl[--ls->nhl];
     return;
   }
@@ -633,6 +657,8 @@ static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   }
   case OT_SYNC_WAIT_BEGIN: {
     int64_t i = find(ls, F_SYNC, 0, 1);
+    if (i < 0 && ot_pauses_count())
+      break; /* its region began while recording was paused */
     uint64_t cp = i >= 0 ? ls->st[i].cp : effective_cp(ls, r->b);
     frame *f = push(ls, F_SYNC_WAIT, r->kind, ot_region(wait, cp), 0, cp);
     if (f)
@@ -703,6 +729,118 @@ static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
     OTF2_AttributeList_Delete(al);
   samples_until(ls, raw);
   W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON));
+}
+
+/* Paused intervals. At the pause everything open is left; the parallel
+ * regions and the task the location is in stay on its stack (the records
+ * kept while paused move them), and are entered again at the resume. */
+static int structural(const frame *f) {
+  return f->type == F_PARALLEL || f->type == F_TASK;
+}
+
+/* Keeps only the parallel and task frames of the stack, entering them at
+ * t (nothing is written while silent). */
+static void keep_structural(loc_state *ls, uint64_t t) {
+  uint32_t n = ls->n;
+  frame *copy = malloc((n ? n : 1) * sizeof *copy);
+  if (!copy) {
+    if (werr == OTF2_SUCCESS)
+      werr = OTF2_ERROR_MEM_ALLOC_FAILED;
+    return;
+  }
+  memcpy(copy, ls->st, n * sizeof *copy);
+  ls->n = 0;
+  ls->task_at = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    if (!structural(&copy[k]))
+      continue;
+    uint64_t id = copy[k].id;
+    if (copy[k].type == F_TASK)
+      W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(id),
+                                        OT_TASK_GEN(id)));
+    else
+      W(OTF2_EvtWriter_ThreadTeamBegin(ls->w, NULL, t, copy[k].comm));
+    frame *f = push(ls, 0, 0, 0, 0, 0);
+    if (!f)
+      break;
+    *f = copy[k];
+    if (f->type == F_TASK) {
+      ls->task_at = ls->n;
+    } else {
+      f->outer_task = ls->task_at;
+      ls->task_at = 0;
+    }
+    enter(ls, t, f->region);
+  }
+  free(copy);
+}
+
+static void pause_off(loc_state *ls, const ot_pause *p, uint64_t raw) {
+  /* A worker of a team whose master joined before the pause leaves it there. */
+  uint64_t closing = ls->n > 0 && raw > ls->st[ls->n - 1].limit ? ls->st[ls->n - 1].limit : raw;
+  samples_until(ls, closing);
+  uint32_t n = ls->n;
+  frame *copy = malloc((n ? n : 1) * sizeof *copy);
+  if (copy)
+    memcpy(copy, ls->st, n * sizeof *copy);
+  close_all(ls, ot_out_ts(ls->loc, closing));
+  samples_until(ls, raw);
+  uint64_t t0 = ot_out_ts(ls->loc, raw);
+  OTF2_AttributeList *al = OTF2_AttributeList_New(); /* NULL: the reason is left out */
+  if (al)
+    W(OTF2_AttributeList_AddStringRef(
+        al,
+        ot_defs_attribute("omptrace::paused", "recording was paused here (docs/control.md)",
+                          OTF2_TYPE_STRING),
+        ot_defs_string(p->why)));
+  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, al, t0, OTF2_MEASUREMENT_OFF));
+  if (al)
+    OTF2_AttributeList_Delete(al);
+  ls->off = 1;
+  silent = 1;
+  if (copy) { /* the cap held n frames before close_all popped them */
+    memcpy(ls->st, copy, n * sizeof *copy);
+    ls->n = n;
+    keep_structural(ls, t0);
+  }
+  free(copy);
+}
+
+static void pause_on(loc_state *ls, const ot_pause *p) {
+  ls->off = 0;
+  silent = 0;
+  uint64_t t1 = ot_out_ts(ls->loc, p->on);
+  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, t1, OTF2_MEASUREMENT_ON));
+  keep_structural(ls, t1);
+  ls->pz++;
+}
+
+/* Passes the pause boundaries before a record at raw. A thread that begins
+ * in a pause is off from its first record; one that began after a pause
+ * never saw it. */
+static void pause_boundaries(loc_state *ls, uint64_t raw) {
+  while (ls->pz < ot_pauses_count()) {
+    const ot_pause *p = ot_pauses_at(ls->pz);
+    if (ls->off && raw >= p->on)
+      pause_on(ls, p);
+    else if (!ls->off && ls->index == 0 && raw >= p->on)
+      ls->pz++;
+    else if (!ls->off && raw > p->off)
+      pause_off(ls, p, ls->index ? p->off : raw);
+    else
+      return;
+  }
+}
+
+/* The end of the replay: a location still recording when recording ended
+ * for good (omp_control_tool_end, or paused until the end) goes off there. */
+static void pause_at_end(loc_state *ls) {
+  uint32_t n = ot_pauses_count();
+  if (n == 0 || ls->off || ls->ended || ls->index == 0)
+    return;
+  const ot_pause *p = ot_pauses_at(n - 1);
+  if (p->on == UINT64_MAX)
+    pause_off(ls, p, p->off);
 }
 
 static void put_dependence(loc_state *ls, uint8_t kind, uint64_t address, uint64_t t) {
@@ -857,6 +995,38 @@ static void mutex_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   }
 }
 
+static uint64_t label_hash(const ot_label *l) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (uint32_t i = 0; i < l->n; i++)
+    h = (h ^ (uint8_t)l->s[i]) * 1099511628211ull;
+  return h;
+}
+
+/* omp_control_tool calls: the OpenMP commands are zero-length
+ * omp_control_tool regions, or points named by their label; the
+ * tool-specific ones mark points and open and close named regions on
+ * this location (an end closes the innermost region of that name). */
+static void control_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  ot_label *l = &ls->label;
+  uint64_t cp = effective_cp(ls, r->c);
+  if (r->a == OT_CMD_BEGIN) {
+    frame *f = push(ls, F_USER, 0, ot_label_region(l, cp, 0), label_hash(l), cp);
+    if (f)
+      enter(ls, t, f->region);
+  } else if (r->a == OT_CMD_END) {
+    int64_t i = find(ls, F_USER, label_hash(l), 0);
+    if (i >= 0)
+      close_to(ls, i, t);
+  } else if (l->n || r->a == OT_CMD_MARK) {
+    uint32_t region = ot_label_region(l, cp, 1);
+    enter(ls, t, region);
+    leave(ls, t, region);
+  } else if (r->a != 0) { /* 0: a thread that began paused (events/control.c) */
+    zero_length(ls, OC_CONTROL_TOOL, r->c, t);
+  }
+  l->n = 0;
+}
+
 /* Constructs that are one event: a zero-length region. */
 static void point_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   switch (r->type) {
@@ -865,9 +1035,6 @@ static void point_record(loc_state *ls, const ot_rec *r, uint64_t t) {
     break;
   case OT_CANCEL:
     zero_length(ls, ot_cancel_construct(r->a), r->b, t);
-    break;
-  case OT_CONTROL_TOOL:
-    zero_length(ls, OC_CONTROL_TOOL, r->c, t);
     break;
   default: /* OT_ERROR */
     zero_length(ls, OC_ERROR, r->b, t);
@@ -931,9 +1098,11 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   case OT_REDUCTION_END:
     end_frame(ls, F_REDUCTION, t);
     break;
+  case OT_CONTROL_TOOL:
+    control_record(ls, r, t);
+    break;
   case OT_FLUSH:
   case OT_CANCEL:
-  case OT_CONTROL_TOOL:
   case OT_ERROR:
     point_record(ls, r, t);
     break;
@@ -951,12 +1120,19 @@ static void process(loc_state *ls, const ot_rec *r) {
   uint64_t raw = r->ts;
   if (ls->n > 0 && raw > ls->st[ls->n - 1].limit)
     raw = ls->st[ls->n - 1].limit;
+  silent = ls->off;
+  pause_boundaries(ls, raw);
+  silent = ls->off;
   if (r->type == OT_LOST) {
     lost(ls, r, raw);
     return;
   }
   if (r->type == OT_DEPENDENCE) {
     dependence(ls, r, raw);
+    return;
+  }
+  if (r->type == OT_LABEL) {
+    ot_label_add(&ls->label, r);
     return;
   }
   samples_until(ls, raw);
@@ -1005,6 +1181,7 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
                   OTF2_ErrorCode *err) {
   uint32_t nloc = run->nthreads;
   werr = OTF2_SUCCESS;
+  silent = 0;
   n_pushed = n_scanned = 0;
   peak_depth = 0;
   metric_class = mclass;
@@ -1048,9 +1225,14 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
   /* Close what is still open at each location's last time (exit() inside a
    * parallel region, threads that never reported their end). */
   for (uint32_t i = 0; i < nloc && werr == OTF2_SUCCESS; i++) {
+    silent = 0;
+    pause_at_end(&ls[i]);
+    silent = 0;
     samples_until(&ls[i], UINT64_MAX);
+    silent = ls[i].off; /* left at the pause already */
     close_all(&ls[i], ot_out_last(i));
-    if (!run->finished && !ls[i].ended && ls[i].index > 0)
+    silent = 0;
+    if (!run->finished && !ls[i].ended && ls[i].index > 0 && !ls[i].off)
       mark_stopped(&ls[i], ot_out_last(i));
   }
 out:

@@ -4,6 +4,7 @@
  * task. Memory grows with regions and tasks, not with events. */
 #include "finalize/scan.h"
 #include "finalize/intern.h"
+#include "finalize/pauses.h"
 #include "finalize/run.h"
 #include "finalize/scan_ext.h"
 #include "finalize/symbols.h"
@@ -237,6 +238,10 @@ static int scan_location(const ot_run *run, uint32_t loc) {
     case OT_LOST:
       lost_total += r->a;
       break;
+    case OT_CONTROL_TOOL: /* a pause, resume or end (finalize/pauses.c) */
+      if (r->kind != OT_CTL_NONE && ot_pauses_note(r->ts, r->kind, r->a) != 0)
+        goto oom;
+      break;
     default:
       break;
     }
@@ -269,6 +274,7 @@ int ot_scan_run(const ot_run *run) {
       seen += m[k] != UINT32_MAX;
     pars[i].info.team_size = seen;
   }
+  ot_pauses_build();
   return 0;
 }
 
@@ -330,4 +336,5 @@ void ot_scan_free(void) {
   ot_u64map_free(&site_cp);
   ot_u64map_free(&end_barriers);
   lost_total = records_total = 0;
+  ot_pauses_free();
 }

@@ -1,9 +1,12 @@
 # Finalize pipeline: the run loaded from the record log -> OTF2 archive.
 target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/defs.c
+  ${CMAKE_CURRENT_LIST_DIR}/filtered.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c
+  ${CMAKE_CURRENT_LIST_DIR}/labels.c
   ${CMAKE_CURRENT_LIST_DIR}/otf2_io.c
   ${CMAKE_CURRENT_LIST_DIR}/out.c
+  ${CMAKE_CURRENT_LIST_DIR}/pauses.c
   ${CMAKE_CURRENT_LIST_DIR}/regions.c
   ${CMAKE_CURRENT_LIST_DIR}/replay.c
   ${CMAKE_CURRENT_LIST_DIR}/run.c

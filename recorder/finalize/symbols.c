@@ -9,8 +9,6 @@
 #include "finalize/intern.h"
 #include "finalize/run.h"
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
 #include <link.h>
@@ -120,108 +118,9 @@ int ot_symbols_in_runtime(uint64_t pc) {
   return 0;
 }
 
-static const char *basename_of(const char *path) {
-  const char *s = path ? strrchr(path, '/') : NULL;
-  return s ? s + 1 : path;
-}
-
-/* Name of a subprogram or inlined-subroutine DIE (follows abstract origins). */
-static const char *die_name(Dwarf_Die *die) {
-  Dwarf_Attribute attr;
-  Dwarf_Die origin;
-  const char *name = dwarf_diename(die);
-  if (name)
-    return name;
-  if (dwarf_attr_integrate(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
-    return dwarf_diename(&origin);
-  return NULL;
-}
-
-static void resolve(uint64_t pc, cached *c) {
-  ot_symbol *f = &c->frames[0];
-  memset(c, 0, sizeof *c);
-  c->n = 1;
-  f->function = "??";
-  Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
-  if (!mod)
-    return;
-  Dwarf_Addr mod_lo = 0;
-  const char *modname = dwfl_module_info(mod, NULL, &mod_lo, NULL, NULL, NULL, NULL, NULL);
-  f->module = keep(basename_of(modname));
-  GElf_Off off = 0;
-  GElf_Sym sym;
-  const char *fn = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
-  f->offset = fn ? off : pc - mod_lo;
-  if (fn)
-    f->function = keep(fn);
-  /* clang emits no .debug_aranges, and this libdw then finds no CU for an
-   * address: fall back to asking every CU of the module. */
-  Dwarf_Addr bias = 0;
-  Dwarf_Die cu_mem;
-  Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
-  if (!cu) {
-    for (Dwarf_Die *c = NULL; (c = dwfl_module_nextcu(mod, c, &bias)) != NULL;)
-      if (dwarf_haspc(c, pc - bias) > 0) {
-        cu_mem = *c;
-        cu = &cu_mem;
-        break;
-      }
-  }
-  Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
-  if (line) {
-    int lineno = 0;
-    const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-    f->file = keep(file);
-    f->line = lineno > 0 ? (uint32_t)lineno : 0;
-  } else if (cu) {
-    Dwarf_Line *dl = dwarf_getsrc_die(cu, pc - bias);
-    int lineno = 0;
-    if (dl && dwarf_lineno(dl, &lineno) == 0) {
-      f->file = keep(dwarf_linesrc(dl, NULL, NULL));
-      f->line = lineno > 0 ? (uint32_t)lineno : 0;
-    }
-  }
-  /* Inline chain: innermost scope first; each inlined subroutine's call
-   * site is the position in the next outer frame. */
-  Dwarf_Die *scopes = NULL;
-  int ns = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
-  if (ns > 0) {
-    /* dwarf_getscopes continues with the abstract definition's scopes; the
-     * concrete callers of an inlined instance come from its DIE. */
-    Dwarf_Die innermost = scopes[0];
-    free(scopes);
-    scopes = NULL;
-    ns = dwarf_getscopes_die(&innermost, &scopes);
-  }
-  Dwarf_Files *files = NULL;
-  if (ns > 0)
-    dwarf_getsrcfiles(cu, &files, NULL);
-  for (int i = 0; i < ns && c->n < MAX_FRAMES; i++) {
-    int tag = dwarf_tag(&scopes[i]);
-    if (tag == DW_TAG_subprogram) {
-      const char *name = die_name(&scopes[i]);
-      if (name)
-        c->frames[c->n - 1].function = keep(name);
-      break;
-    }
-    if (tag != DW_TAG_inlined_subroutine)
-      continue;
-    const char *name = die_name(&scopes[i]);
-    if (name)
-      c->frames[c->n - 1].function = keep(name);
-    Dwarf_Attribute attr;
-    Dwarf_Word cfile = 0, cline = 0;
-    ot_symbol *outer = &c->frames[c->n];
-    *outer = c->frames[c->n - 1];
-    outer->function = "??";
-    if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &cfile) == 0 && files)
-      outer->file = keep(dwarf_filesrc(files, cfile, NULL, NULL));
-    if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &cline) == 0)
-      outer->line = (uint32_t)cline;
-    c->n++;
-  }
-  free(scopes);
-  /* Inner frames of an inline chain carry the containing function's offset. */
+static const char *keep_cb(void *ctx, const char *s) {
+  (void)ctx;
+  return keep(s);
 }
 
 int ot_symbols_lookup(uint64_t pc, ot_symbol *frames, int max) {
@@ -233,7 +132,7 @@ int ot_symbols_lookup(uint64_t pc, ot_symbol *frames, int max) {
     c = slot ? malloc(sizeof *c) : NULL;
     if (!c)
       c = &local;
-    resolve(pc, c);
+    c->n = ot_srcloc_resolve(dwfl, pc, c->frames, MAX_FRAMES, keep_cb, NULL);
     if (slot && c != &local)
       *slot = (uint64_t)(uintptr_t)c;
   }

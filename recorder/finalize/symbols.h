@@ -6,15 +6,9 @@
 #ifndef OMPTRACE_SYMBOLS_H
 #define OMPTRACE_SYMBOLS_H
 
-#include <stdint.h>
+#include "core/srcloc.h"
 
-typedef struct ot_symbol {
-  const char *function; /* demangled-free name as in DWARF/ELF, or NULL */
-  const char *file;     /* source file, or NULL without debug info */
-  uint32_t line;        /* 0 when unknown */
-  const char *module;   /* object file basename */
-  uint64_t offset;      /* pc - function start (for "func+0x1f" names) */
-} ot_symbol;
+#include <stdint.h>
 
 typedef struct ot_run ot_run;
 /* After ot_run_load. 0, or -1 when the modules cannot be read (lookups

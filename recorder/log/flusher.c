@@ -8,6 +8,7 @@
 #include "buffer/buffer.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/filter.h"
 #include "core/log.h"
 #include "core/output_dir.h"
 #include "log/flush_pass.h"
@@ -102,6 +103,7 @@ static void *flusher_main(void *arg) {
     lock_wait();
     int rc = ot_pass_run(all ? OT_PASS_ALL : OT_PASS_FULL, 0);
     unlock();
+    ot_filter_resolve_pending(); /* filter decisions, off the hot path */
     if (all) {
       if (interval)
         next = ot_monotonic_ns() + interval;

@@ -67,7 +67,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   /* Expirations that merged while the signal was pending (the thread
    * not running) arrive as one signal with si_overrun set. */
   st->expirations += 1u + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
-  if (!st->active || !atomic_load_explicit(&ot_recording, memory_order_relaxed)) {
+  /* No samples while paused or ended (omp_control_tool). */
+  if (!st->active || atomic_load_explicit(&ot_recording, memory_order_relaxed) != OT_REC_ON) {
     errno = saved_errno;
     return;
   }

@@ -441,6 +441,32 @@ static void gap(const char *dir, unsigned uncounted) {
   g_close(g);
 }
 
+/* Names with HTML markup, on 3 threads; ARG 1: no time range in the
+ * ClockProperties. Thread 0 forks at 0 and works 1..61 us, thread 1 works
+ * 1..31 us, thread 2 1..11 us, then each waits in the barrier until 62 us;
+ * join at 63 us, thread 0 in a serial function until 100 us. */
+static void markup(const char *dir, int no_range) {
+  gen *g = g_open(dir, "<script>alert('x')</script> & \"co\"", 3);
+  if (no_range)
+    g_no_range(g);
+  uint32_t P = R("parallel @ <b>&\"'.c:5", PARALLEL, "<b>&\"'.c", 5);
+  uint32_t B = R("barrier @ <b>&\"'.c:9", BARRIER, "<b>&\"'.c", 9);
+  uint32_t U = g_region(g, "<i>fn</i>", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "u.c", 1);
+  uint32_t team = g_team(g, 3);
+  static const uint64_t work_end[3] = {61000, 31000, 11000};
+  g_fork(g, 0, 0, 3);
+  team_in(g, 3, 1000, team, P);
+  for (int l = 0; l < 3; l++) {
+    g_enter(g, l, work_end[l], B);
+    g_leave(g, l, 62000, B);
+    team_out(g, l, 62000, team, P);
+  }
+  g_join(g, 0, 63000);
+  g_enter(g, 0, 63000, U);
+  g_leave(g, 0, 100000, U);
+  g_close(g);
+}
+
 static void noomp(const char *dir) {
   gen *g = g_open(dir, "noomp", 1);
   uint32_t m = g_region(g, "main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, "x.c", 1);
@@ -453,7 +479,7 @@ int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: gen_archive imbalance [SHIFT_NS]|gap [UNCOUNTED]|nowait|locks|tasks|"
                     "counters|samples|scorep|degrade N [PCT]|big EVENTS|idle_location|deep|"
-                    "noomp DIR [ARG [ARG2]]\n");
+                    "noomp|markup [NO_RANGE] DIR [ARG [ARG2]]\n");
     return 2;
   }
   const char *s = argv[1], *dir = argv[2];
@@ -484,6 +510,8 @@ int main(int argc, char **argv) {
     deep(dir);
   else if (!strcmp(s, "noomp"))
     noomp(dir);
+  else if (!strcmp(s, "markup"))
+    markup(dir, arg == 1);
   else {
     fprintf(stderr, "gen_archive: unknown scenario %s\n", s);
     return 2;

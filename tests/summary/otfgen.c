@@ -36,6 +36,7 @@ struct gen {
   uint64_t period[4];
   uint32_t ngen;
   int has_lost_attr; /* attribute 0: omptrace::lost_records */
+  int no_range;      /* ClockProperties without a trace length */
 };
 
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft, OTF2_LocationRef l, void *c, bool f) {
@@ -68,6 +69,10 @@ gen *g_open(const char *dir, const char *program, int nloc) {
   for (int l = 0; l < nloc; l++)
     g->w[l] = OTF2_Archive_GetEvtWriter(g->ar, (OTF2_LocationRef)l);
   return g;
+}
+
+void g_no_range(gen *g) {
+  g->no_range = 1;
 }
 
 void g_shift(gen *g, uint64_t shift) {
@@ -223,7 +228,8 @@ void g_close(gen *g) {
   OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(g->ar);
   nstr = 0;
   uint64_t first = g->first == UINT64_MAX ? 0 : g->first;
-  CK(OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000u, first, g->last - first, 0));
+  uint64_t len = g->no_range ? 0 : g->last - first;
+  CK(OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000u, first, len, 0));
   CK(OTF2_GlobalDefWriter_WriteParadigm(d, OTF2_PARADIGM_OPENMP, str(d, "OpenMP"),
                                         OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN));
   uint32_t empty = str(d, "");

@@ -24,6 +24,8 @@ uint32_t g_metrics(gen *g, const char *m0, const char *m1);
 uint32_t g_context(gen *g, uint32_t region, const char *file, uint32_t line, uint32_t parent);
 uint32_t g_generator(gen *g, uint64_t period_ns);
 
+/* ClockProperties with trace length 0: the archive does not say its time range. */
+void g_no_range(gen *g);
 /* Adds shift to the time of every later event (a run that started later). */
 void g_shift(gen *g, uint64_t shift);
 

@@ -43,6 +43,7 @@ static const char *const names[] = {
     "CONTROL_TOOL",
     "ERROR",
     "LOST",
+    "LABEL",
 };
 
 /* A few enum constants by value, as the handlers and the finalize use them. */
@@ -52,7 +53,7 @@ typedef struct {
 
 static const number_case numbers[] = {
     {OT_NONE, 0},           {OT_THREAD_BEGIN, 1}, {OT_PARALLEL_BEGIN, 3}, {OT_SYNC_BEGIN, 11},
-    {OT_MUTEX_ACQUIRE, 15}, {OT_WORK_BEGIN, 21},  {OT_LOST, 31},          {OT_REC_TYPE_COUNT, 32},
+    {OT_MUTEX_ACQUIRE, 15}, {OT_WORK_BEGIN, 21},  {OT_LOST, 31},          {OT_REC_TYPE_COUNT, 33},
 };
 
 /* Field use: the fields each type documents, as "kabc" letters. */
@@ -65,7 +66,7 @@ static const use_case uses[] = {
     {OT_THREAD_BEGIN, "k"},     {OT_THREAD_END, ""},        {OT_PARALLEL_BEGIN, "kabc"},
     {OT_PARALLEL_END, "kbc"},   {OT_TASK_CREATE, "abc"},    {OT_TASK_SCHEDULE, "kbc"},
     {OT_MUTEX_ACQUIRE, "kabc"}, {OT_MUTEX_RELEASED, "kbc"}, {OT_FLUSH, "b"},
-    {OT_CANCEL, "ab"},          {OT_CONTROL_TOOL, "abc"},   {OT_LOST, "abc"},
+    {OT_CANCEL, "ab"},          {OT_CONTROL_TOOL, "kabc"},  {OT_LOST, "abc"},
 };
 
 typedef struct {

@@ -1,0 +1,83 @@
+/* The filter on the hot path (core/filter.h): one table lookup per
+ * construct, no lock, no allocation. A begin record decides for its end
+ * (whose code address often differs) through a per-thread bit stack; a
+ * key seen for the first time wakes the flusher, which decides it. */
+#ifndef OMPTRACE_EVENTS_FILTER_H
+#define OMPTRACE_EVENTS_FILTER_H
+
+#include "core/filter.h"
+#include "log/flusher.h"
+
+/* 1 when the construct (class, kind) at cp is excluded. cp 0 and keys not
+ * yet decided are recorded: finalize decides them. */
+static inline int ot_filt_drop(unsigned fclass, unsigned kind, const void *cp) {
+  if (!cp)
+    return 0;
+  int claimed = 0;
+  unsigned s = ot_filter_lookup(ot_filter_key(fclass, kind, (uint64_t)cp), &claimed);
+  if (claimed)
+    ot_log_kick();
+  return s == OT_FILT_DROP;
+}
+
+/* The calling thread's state, emptied after a pause or resume. */
+static inline ot_filter_tls *ot_filt_self(void) {
+  ot_filter_tls *f = &ot_filter_self;
+  unsigned e = atomic_load_explicit(&ot_filter_epoch, memory_order_relaxed);
+  if (__builtin_expect(f->epoch != e, 0)) {
+    f->epoch = e;
+    f->depth = f->nheld = 0;
+  }
+  return f;
+}
+
+/* A begin record: 1 when it (and its end) are dropped. */
+static inline int ot_filt_begin(unsigned fclass, unsigned kind, const void *cp) {
+  ot_filter_tls *f = ot_filt_self();
+  int drop = ot_filt_drop(fclass, kind, cp);
+  if (f->depth < OT_FILTER_DEPTH)
+    f->bits = drop ? f->bits | (1ull << f->depth) : f->bits & ~(1ull << f->depth);
+  else
+    drop = 0; /* too deep to remember: recorded, finalize decides */
+  f->depth++;
+  return drop;
+}
+
+/* An end record: 1 when its begin was dropped. */
+static inline int ot_filt_end(void) {
+  ot_filter_tls *f = ot_filt_self();
+  if (f->depth == 0)
+    return 0;
+  f->depth--;
+  return f->depth < OT_FILTER_DEPTH && ((f->bits >> f->depth) & 1);
+}
+
+/* A record inside the innermost open construct (a sync region's wait). */
+static inline int ot_filt_inside(void) {
+  const ot_filter_tls *f = ot_filt_self();
+  return f->depth > 0 && f->depth <= OT_FILTER_DEPTH && ((f->bits >> (f->depth - 1)) & 1);
+}
+
+/* Lock acquisition (acquire and acquired share the address): a dropped
+ * one is remembered by wait id so its release goes too; with no room
+ * left it is recorded. */
+static inline int ot_filt_acquire(unsigned kind, uint64_t wait_id, const void *cp, int acquired) {
+  ot_filter_tls *f = ot_filt_self();
+  if (f->nheld >= OT_FILTER_HELD || !ot_filt_drop(OT_FC_MUTEX, kind, cp))
+    return 0;
+  if (acquired)
+    f->held[f->nheld++] = wait_id;
+  return 1;
+}
+
+static inline int ot_filt_release(uint64_t wait_id) {
+  ot_filter_tls *f = ot_filt_self();
+  for (uint32_t i = f->nheld; i-- > 0;)
+    if (f->held[i] == wait_id) {
+      f->held[i] = f->held[--f->nheld];
+      return 1;
+    }
+  return 0;
+}
+
+#endif

@@ -1,0 +1,92 @@
+/* The filter's outcome in the archive: "omptrace::filter" (the rules in
+ * force, one per line) and "omptrace::filtered" (the names of the regions
+ * left out, one per line) on the process node. A construct whose every
+ * instance was dropped while recording reaches finalize only through the
+ * decision table: its region is defined here from its key. */
+#include "finalize/filtered.h"
+#include "core/filter.h"
+#include "finalize/defs.h"
+#include "finalize/regions.h"
+
+#include <omp-tools.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint32_t name_filter, name_filtered, rules, list;
+static char *text;
+
+/* The construct a dropped key names (as finalize/replay.c maps records). */
+static enum ot_construct construct_of(unsigned fclass, unsigned kind) {
+  static const enum ot_construct work[] = {OC_LOOP,       OC_LOOP,     OC_SECTIONS,
+                                           OC_SINGLE,     OC_SINGLE,   OC_WORKSHARE,
+                                           OC_DISTRIBUTE, OC_TASKLOOP, OC_SCOPE};
+  switch (fclass) {
+  case OT_FC_SYNC:
+    return kind == ompt_sync_region_barrier || kind == ompt_sync_region_barrier_explicit
+               ? OC_BARRIER
+           : kind == ompt_sync_region_barrier_implementation ? OC_IMPL_BARRIER
+           : kind == ompt_sync_region_taskwait               ? OC_TASKWAIT
+           : kind == ompt_sync_region_taskgroup              ? OC_TASKGROUP
+           : kind == ompt_sync_region_reduction              ? OC_SYNC_REDUCTION
+                                                             : OC_IBARRIER;
+  case OT_FC_WORK:
+    return kind < sizeof work / sizeof *work ? work[kind] : OC_LOOP;
+  case OT_FC_MASKED:
+    return OC_MASKED;
+  case OT_FC_REDUCTION:
+    return OC_REDUCTION;
+  case OT_FC_MUTEX:
+    return kind == ompt_mutex_critical  ? OC_CRITICAL
+           : kind == ompt_mutex_atomic  ? OC_ATOMIC
+           : kind == ompt_mutex_ordered ? OC_ORDERED
+                                        : OC_SET_LOCK;
+  default:
+    return OC_FLUSH;
+  }
+}
+
+static void define_dropped(void) {
+  for (uint32_t i = 0; i < OT_FILTER_SLOTS; i++) {
+    uint64_t key = atomic_load_explicit(&ot_filter_keys[i], memory_order_acquire);
+    if (key && atomic_load_explicit(&ot_filter_state[i], memory_order_acquire) == OT_FILT_DROP)
+      ot_region(construct_of((unsigned)(key >> 56), (unsigned)(key >> 48) & 0xffu),
+                key & 0xffffffffffffull);
+  }
+}
+
+void ot_filtered_prepare(void) {
+  const char *r = ot_filter_describe();
+  if (!r)
+    return;
+  define_dropped();
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  if (!m)
+    return;
+  for (uint32_t i = 0; ot_region_excluded_name(i); i++)
+    fprintf(m, "%s\n", ot_region_excluded_name(i));
+  fclose(m);
+  name_filter = ot_defs_string("omptrace::filter");
+  name_filtered = ot_defs_string("omptrace::filtered");
+  rules = ot_defs_string(r);
+  list = ot_defs_string(text ? text : "");
+}
+
+OTF2_ErrorCode ot_filtered_write(OTF2_GlobalDefWriter *w, OTF2_SystemTreeNodeRef process) {
+  if (!ot_filter_describe())
+    return OTF2_SUCCESS;
+  OTF2_AttributeValue v;
+  v.stringRef = rules;
+  OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(w, process, name_filter,
+                                                                      OTF2_TYPE_STRING, v);
+  v.stringRef = list;
+  if (e == OTF2_SUCCESS)
+    e = OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(w, process, name_filtered,
+                                                         OTF2_TYPE_STRING, v);
+  return e;
+}
+
+void ot_filtered_free(void) {
+  free(text);
+  text = NULL;
+}
