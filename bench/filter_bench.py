@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """What an excluded construct costs (OMPTRACE_FILTER, docs/control.md):
 ot_hotpath (one thread, callbacks called directly) with the no-op tool,
-omptrace unfiltered and omptrace with a filter file excluding the sequences'
+omptrace unfiltered, omptrace with a filter file excluding the sequences'
 sites (functions site_a and site_b of bench/hotpath.c: barrier + wait, loop,
 lock; task create and the parallel region itself are never filtered, the
-region's barrier is). Variants run interleaved, --reps processes each;
-prints the median over processes of each process's best block (the least
+region's barrier is) and, for comparison, omptrace paused
+(OMPTRACE_START=paused: the handlers return after one check). Variants run
+interleaved, --reps processes each; prints the median over processes of each process's best block (the least
 disturbed by other load), in ns per event, and the archive size.
 
   /usr/bin/python3 bench/filter_bench.py --build BUILD_DIR [--reps N] [--iters N]"""
@@ -60,7 +61,8 @@ def main():
     with open(flt, "w") as f:
         f.write(FILTER)
     variants = [("no-op tool", noop, {}), ("omptrace", lib, {}),
-                ("omptrace filtered", lib, {"OMPTRACE_FILTER": flt})]
+                ("omptrace filtered", lib, {"OMPTRACE_FILTER": flt}),
+                ("omptrace paused", lib, {"OMPTRACE_START": "paused"})]
     res = {v[0]: [] for v in variants}
     sizes = {v[0]: [] for v in variants}
     for rep in range(a.reps):
@@ -81,7 +83,7 @@ def main():
         print("| %s | %s | %+.1f | %.2f |" % (s, " | ".join("%.1f" % m for m in med),
                                                med[2] - med[0], med[2] / med[1]))
     print("archive + log bytes: " + ", ".join(
-        "%s %.0f KiB" % (n, statistics.median(sizes[n]) / 1024) for n in names[1:]))
+        "%s %.0f KiB" % (n, statistics.median(sizes[n]) / 1024) for n in names[1:3]))
 
 
 if __name__ == "__main__":

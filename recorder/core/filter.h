@@ -44,6 +44,8 @@ typedef struct ot_filter_tls {
   uint32_t depth;
   uint32_t nheld;
   uint64_t held[OT_FILTER_HELD];
+  uint64_t acq_wait; /* the last mutex_acquire: its acquired follows its decision */
+  int acq_drop;
   unsigned epoch; /* ot_filter_epoch this state belongs to */
 } ot_filter_tls;
 /* Bumped when recording pauses or resumes: ends and releases that fall in

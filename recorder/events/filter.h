@@ -1,12 +1,12 @@
 /* The filter on the hot path (core/filter.h): one table lookup per
- * construct, no lock, no allocation. A begin record decides for its end
- * (whose code address often differs) through a per-thread bit stack; a
- * key seen for the first time wakes the flusher, which decides it. */
+ * construct, no lock, no allocation, no call. A begin record decides for
+ * its end (whose code address often differs) through a per-thread bit
+ * stack. A key seen for the first time is decided at the flusher's next
+ * pass (a chunk hand-off or OMPTRACE_FLUSH_INTERVAL). */
 #ifndef OMPTRACE_EVENTS_FILTER_H
 #define OMPTRACE_EVENTS_FILTER_H
 
 #include "core/filter.h"
-#include "log/flusher.h"
 
 /* 1 when the construct (class, kind) at cp is excluded. cp 0 and keys not
  * yet decided are recorded: finalize decides them. */
@@ -14,10 +14,7 @@ static inline int ot_filt_drop(unsigned fclass, unsigned kind, const void *cp) {
   if (!cp)
     return 0;
   int claimed = 0;
-  unsigned s = ot_filter_lookup(ot_filter_key(fclass, kind, (uint64_t)cp), &claimed);
-  if (claimed)
-    ot_log_kick();
-  return s == OT_FILT_DROP;
+  return ot_filter_lookup(ot_filter_key(fclass, kind, (uint64_t)cp), &claimed) == OT_FILT_DROP;
 }
 
 /* The calling thread's state, emptied after a pause or resume. */
@@ -27,6 +24,7 @@ static inline ot_filter_tls *ot_filt_self(void) {
   if (__builtin_expect(f->epoch != e, 0)) {
     f->epoch = e;
     f->depth = f->nheld = 0;
+    f->acq_drop = 0;
   }
   return f;
 }
@@ -58,16 +56,22 @@ static inline int ot_filt_inside(void) {
   return f->depth > 0 && f->depth <= OT_FILTER_DEPTH && ((f->bits >> (f->depth - 1)) & 1);
 }
 
-/* Lock acquisition (acquire and acquired share the address): a dropped
- * one is remembered by wait id so its release goes too; with no room
- * left it is recorded. */
+/* Lock acquisition: mutex_acquire decides (with room left to remember the
+ * lock), its mutex_acquired follows that decision even when the table's
+ * changed in between, and a dropped acquisition is remembered by wait id
+ * so its release (at another address) goes too. */
 static inline int ot_filt_acquire(unsigned kind, uint64_t wait_id, const void *cp, int acquired) {
   ot_filter_tls *f = ot_filt_self();
-  if (f->nheld >= OT_FILTER_HELD || !ot_filt_drop(OT_FC_MUTEX, kind, cp))
-    return 0;
-  if (acquired)
+  if (!acquired) {
+    f->acq_wait = wait_id;
+    f->acq_drop = f->nheld < OT_FILTER_HELD && ot_filt_drop(OT_FC_MUTEX, kind, cp);
+    return f->acq_drop;
+  }
+  int drop = f->acq_drop && f->acq_wait == wait_id;
+  f->acq_drop = 0;
+  if (drop)
     f->held[f->nheld++] = wait_id;
-  return 1;
+  return drop;
 }
 
 static inline int ot_filt_release(uint64_t wait_id) {

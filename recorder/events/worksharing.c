@@ -3,16 +3,24 @@
 #include "events/filter.h"
 #include "events/handlers.h"
 
+static __attribute__((noinline)) void emit_kept(ot_thread *t, uint32_t what, uint32_t a,
+                                                const void *codeptr_ra,
+                                                ompt_data_t *parallel_data) {
+  ot_emit(t, (what >> 8) & 0xffu, (what >> 16) & 0xffu, a, (uint64_t)codeptr_ra,
+          ot_parallel_of(parallel_data));
+}
+
 /* With a filter file: an end follows its begin (their code addresses
  * differ). Out of line, with few arguments, so the recording path saves
- * no registers for it. what: class | type << 8 | kind << 16 | begin << 24. */
+ * no registers for it; a dropped record saves none either (emit_kept).
+ * what: class | type << 8 | kind << 16 | begin << 24. */
 static __attribute__((noinline)) void emit_filtered(ot_thread *t, uint32_t what, uint32_t a,
                                                     const void *codeptr_ra,
                                                     ompt_data_t *parallel_data) {
-  unsigned type = (what >> 8) & 0xffu, kind = (what >> 16) & 0xffu;
+  unsigned kind = (what >> 16) & 0xffu;
   int drop = (what >> 24) ? ot_filt_begin(what & 0xffu, kind, codeptr_ra) : ot_filt_end();
   if (!drop)
-    ot_emit(t, type, kind, a, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+    emit_kept(t, what, a, codeptr_ra, parallel_data);
 }
 
 static inline uint32_t what(unsigned fclass, unsigned type, unsigned kind,
