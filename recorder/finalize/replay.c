@@ -100,6 +100,15 @@ typedef struct loc_state {
   int off;               /* inside a paused interval (finalize/pauses.h) */
   uint32_t pz;           /* the next paused interval to pass */
   ot_label label;        /* the name the next CONTROL_TOOL record carries */
+  /* A sync wait that began with its region (lazy_waits): its Enter, and
+   * once it is closed its Leave, are written only if anything else is
+   * written before its region is left at the wait's end time. */
+  uint32_t lazy;   /* stack index + 1 of that wait frame, 0 = none */
+  int lazy_closed; /* the frame is closed, its Leave not written */
+  uint32_t lazy_region;
+  uint64_t lazy_t0, lazy_t1;
+  uint32_t entered_n; /* stack depth after the last Enter of a stack frame */
+  uint64_t entered_t; /* ... and its time */
 } loc_state;
 
 static OTF2_ErrorCode werr;
@@ -118,10 +127,20 @@ static uint32_t peak_depth;
  * but nothing is written. */
 static int silent;
 
+/* The location whose events are being written, and whether its sync waits
+ * may be left out where they span their whole region (no samples,
+ * counters or pauses in the run: those write events the deferral does not
+ * see). */
+static struct loc_state *cur_ls;
+static int lazy_waits;
+static void settle(loc_state *ls);
+
 #define W(call)                                                                                    \
   do {                                                                                             \
     if (silent)                                                                                    \
       break;                                                                                       \
+    if (cur_ls && cur_ls->lazy)                                                                    \
+      settle(cur_ls);                                                                              \
     OTF2_ErrorCode e_ = (call);                                                                    \
     if (e_ != OTF2_SUCCESS && werr == OTF2_SUCCESS)                                                \
       werr = e_;                                                                                   \
@@ -145,6 +164,8 @@ static void enter(loc_state *ls, uint64_t t, uint32_t region) {
   if (ls->pending || (strict && ls->nvalues))
     put_metric(ls, t);
   W(OTF2_EvtWriter_Enter(ls->w, NULL, t, region));
+  ls->entered_n = ls->n && ls->st[ls->n - 1].region == region ? ls->n : 0;
+  ls->entered_t = t;
 }
 
 static void leave(loc_state *ls, uint64_t t, uint32_t region) {
@@ -153,6 +174,32 @@ static void leave(loc_state *ls, uint64_t t, uint32_t region) {
   if (ls->pending || (strict && ls->nvalues))
     put_metric(ls, t);
   W(OTF2_EvtWriter_Leave(ls->w, NULL, t, region));
+}
+
+/* The deferred Enter (and Leave) of a lazy wait, before anything else. */
+static void settle(loc_state *ls) {
+  uint32_t region = ls->lazy_region;
+  int closed = ls->lazy_closed;
+  ls->lazy = 0;
+  ls->lazy_closed = 0;
+  enter(ls, ls->lazy_t0, region);
+  if (closed)
+    leave(ls, ls->lazy_t1, region);
+}
+
+/* A sync wait entered at the time its region was entered, right after it
+ * (libomp reports the two back to back; events/sync.c gives both one
+ * timestamp) starts lazy: written only if it turns out to differ from its
+ * region, which is what most waits do not (docs/otf2-mapping.md). */
+static void enter_wait(loc_state *ls, uint64_t t, uint32_t region) {
+  if (lazy_waits && !ls->lazy && ls->n >= 2 && ls->st[ls->n - 2].type == F_SYNC &&
+      ls->entered_n == ls->n - 1 && ls->entered_t == t) {
+    ls->lazy = ls->n;
+    ls->lazy_region = region;
+    ls->lazy_t0 = t;
+    return;
+  }
+  enter(ls, t, region);
 }
 
 static frame *push(loc_state *ls, uint8_t type, uint8_t sub, uint32_t region, uint64_t id,
@@ -211,7 +258,14 @@ static OTF2_CommRef current_comm(const loc_state *ls) {
 /* Leave one frame with whatever its kind needs besides the Leave. */
 static void close_top(loc_state *ls, uint64_t t) {
   frame *f = &ls->st[ls->n - 1];
-  if (f->type == F_MSBLOCK) {
+  if (ls->lazy && ls->lazy == ls->n) { /* the lazy wait: its Leave waits too */
+    ls->lazy_closed = 1;
+    ls->lazy_t1 = t;
+  } else if (ls->lazy && ls->lazy_closed && ls->lazy == ls->n + 1 && t == ls->lazy_t1) {
+    ls->lazy = 0; /* its region ends with it: the wait is the region */
+    ls->lazy_closed = 0;
+    leave(ls, t, f->region);
+  } else if (f->type == F_MSBLOCK) {
     leave(ls, t, f->region);
     if (f->lock != OT_LOCK_FILTERED)
       W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
@@ -385,7 +439,10 @@ static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
       f->outer_task = ls->task_at;
       ls->task_at = 0;
     }
-    enter(ls, t, f->region);
+    if (f->type == F_SYNC_WAIT)
+      enter_wait(ls, t, f->region);
+    else
+      enter(ls, t, f->region);
     if (f->type == F_MSBLOCK) /* a task suspended while holding a critical: still holds it */
       W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
   }
@@ -662,7 +719,7 @@ static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
     uint64_t cp = i >= 0 ? ls->st[i].cp : effective_cp(ls, r->b);
     frame *f = push(ls, F_SYNC_WAIT, r->kind, ot_region(wait, cp), 0, cp);
     if (f)
-      enter(ls, t, f->region);
+      enter_wait(ls, t, f->region);
     break;
   }
   case OT_SYNC_WAIT_END:
@@ -1114,6 +1171,7 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
 static void process(loc_state *ls, const ot_rec *r) {
   if (ls->ended)
     return;
+  cur_ls = ls;
   ls->prev_work_cp = ls->after_work;
   ls->after_work = 0;
   /* Worker events of a team whose master has joined are moved to the join. */
@@ -1189,6 +1247,8 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
   if (nmetrics > OT_WRITER_MAX_METRICS)
     nmetrics = OT_WRITER_MAX_METRICS;
   strict = nmetrics > 0 && run->counters_strict;
+  lazy_waits = nmetrics == 0 && !ot_samples_taken() && !ot_pauses_count();
+  cur_ls = NULL;
   int rc = 0;
   loc_state *ls = calloc(nloc ? nloc : 1, sizeof *ls);
   loc_state **heap = calloc(nloc ? nloc : 1, sizeof *heap);
@@ -1228,6 +1288,7 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
     silent = 0;
     pause_at_end(&ls[i]);
     silent = 0;
+    cur_ls = &ls[i];
     samples_until(&ls[i], UINT64_MAX);
     silent = ls[i].off; /* left at the pause already */
     close_all(&ls[i], ot_out_last(i));
@@ -1236,6 +1297,7 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
       mark_stopped(&ls[i], ot_out_last(i));
   }
 out:
+  cur_ls = NULL;
   if (ls) {
     for (uint32_t i = 0; i < nloc; i++) {
       ot_run_records_close(ls[i].s);

@@ -7,7 +7,7 @@ INITIAL_T, WORKER_T = 1, 2  # ompt_thread_t
 T_INITIAL, T_IMPLICIT, T_EXPLICIT, T_TASKWAIT = 0x1, 0x2, 0x4, 0x10  # ompt_task_flag_t
 T_UNDEFERRED, T_UNTIED, T_FINAL = 0x08000000, 0x10000000, 0x20000000
 COMPLETE, YIELD, CANCEL, DETACH, EARLY, LATE, SWITCH, TW_COMPLETE = 1, 2, 3, 4, 5, 6, 7, 8
-BARRIER_IMPL, TASKWAIT, BARRIER_WS, BARRIER_PAR = 4, 5, 8, 9  # ompt_sync_region_t
+BARRIER_EXPL, BARRIER_IMPL, TASKWAIT, BARRIER_WS, BARRIER_PAR = 3, 4, 5, 8, 9  # ompt_sync_region_t
 LOOP, SINGLE_EXEC, SINGLE_OTHER = 1, 3, 4  # ompt_work_t
 M_LOCK, M_TEST, M_NEST, M_CRITICAL = 1, 2, 3, 5  # ompt_mutex_t
 PROGRAM = 0x1  # invoker flag of parallel begin/end (OT_PAR_* kind)
@@ -163,7 +163,38 @@ TASKS = {
                  + CREATE1 + RUN1 + DONE1 + OUT1}},
 }
 
+def barrier(t0, w0, w1, t1, body=()):
+    """An explicit barrier from t0 to t1 whose wait runs from w0 to w1."""
+    return ([(t0, "SYNC_BEGIN", BARRIER_EXPL, 0, CP, P1),
+             (w0, "SYNC_WAIT_BEGIN", BARRIER_EXPL, 0, CP, P1)] + list(body) +
+            [(w1, "SYNC_WAIT_END", BARRIER_EXPL, 0, CP, P1), (t1, "SYNC_END", BARRIER_EXPL, 0, CP, P1)])
+
+
 REGIONS = {
+    # a wait that spans its whole barrier (the recorder gives such pairs one
+    # timestamp) is the barrier: it is left out
+    "wait_spans_barrier": {
+        "times": True,
+        "locs": solo(barrier(2000, 2000, 3000, 3000)),
+        "want": {0: ["Fork 1@1000", "TeamBegin@1001", "E parallel@1001", "E barrier@2000",
+                     "L barrier@3000", "L parallel@7999", "TeamEnd@7999", "Join@8000"]}},
+    # ... but written where it begins later or ends earlier than the barrier
+    "wait_inside_barrier": {
+        "times": True,
+        "locs": solo(barrier(2000, 2100, 2900, 3000) + barrier(4000, 4000, 4900, 5000) +
+                     barrier(6000, 6100, 7000, 7000)),
+        "want": {0: ["Fork 1@1000", "TeamBegin@1001", "E parallel@1001", "E barrier@2000",
+                     "E barrier wait@2100", "L barrier wait@2900", "L barrier@3000",
+                     "E barrier@4000", "E barrier wait@4000", "L barrier wait@4900",
+                     "L barrier@5000", "E barrier@6000", "E barrier wait@6100",
+                     "L barrier wait@7000", "L barrier@7000", "L parallel@7999", "TeamEnd@7999",
+                     "Join@8000"]}},
+    # and where anything happens inside it: a task run in the wait
+    "task_in_wait": {
+        "locs": solo([create(1500, T1)] + barrier(2000, 2000, 3000, 3000, [
+            sched(2500, SWITCH, I0, T1), sched(2600, COMPLETE, T1, I0)])),
+        "want": {0: IN1 + CREATE1 + ["E barrier", "E barrier wait"] + RUN1 + DONE1 +
+                 ["L barrier wait", "L barrier"] + OUT1}},
     "nested_parallel": {
         "locs": solo(region([], 3000, 4000, 1, par(0, 2), CP2)),
         "want": {0: IN1 + IN1 + OUT1 + OUT1}},

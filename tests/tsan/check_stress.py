@@ -51,24 +51,22 @@ def iteration(sites, forks, task_site):
 
     par = region("parallel", "site_parallel")
     bar = region("barrier", "site_barrier")
-    barw = region("barrier wait", "site_barrier")
     lock = region("omp_set_lock", "site_lock")
     lockw = region("lock wait", "site_lock")
     create = region("task create", task_site)
     task = region("task", task_site)
     loop = region("loop", "site_loop")
     ibar = region("implicit barrier", "site_parallel")
-    ibarw = region("implicit barrier wait", "site_parallel")
     seq = [("ThreadFork",)] if forks else []
     seq += [("ThreadTeamBegin",), ("Enter", par),
-            ("Enter", bar), ("Enter", barw), ("Leave", barw), ("Leave", bar),
+            ("Enter", bar), ("Leave", bar),
             ("Enter", lock), ("Enter", lockw), ("Leave", lockw), ("ThreadAcquireLock",),
             ("Leave", lock), ("ThreadReleaseLock",),
             ("Enter", create), ("ThreadTaskCreate",), ("Leave", create),
             ("ThreadTaskSwitch",), ("Enter", task), ("Leave", task), ("ThreadTaskComplete",),
             ("ThreadTaskSwitch",),
             ("Enter", loop), ("Leave", loop),
-            ("Enter", ibar), ("Enter", ibarw), ("Leave", ibarw), ("Leave", ibar),
+            ("Enter", ibar), ("Leave", ibar),
             ("Leave", par), ("ThreadTeamEnd",)]
     if forks:
         seq.append(("ThreadJoin",))
