@@ -4,6 +4,8 @@
  *                         task of the first region (threads created) and the
  *                         median of the later ones (threads reused)
  *   ot_scale tasks N      N tiny tasks created by one thread of two
+ *   ot_scale fib N        BOTS-style fib(N): two untied tasks and a taskwait
+ *                         per call above the leaves (fixed work, deep nesting)
  * Peak memory comes from /usr/bin/time -v around it (bench/scale.sh). */
 #include <omp.h>
 #include <stdio.h>
@@ -59,6 +61,27 @@ static void tasks(long n) {
   printf("tasks %ld: %.3f s\n", done, omp_get_wtime() - t0);
 }
 
+static long fib(int n) {
+  long x, y;
+  if (n < 2)
+    return n;
+#pragma omp task untied shared(x) firstprivate(n)
+  x = fib(n - 1);
+#pragma omp task untied shared(y) firstprivate(n)
+  y = fib(n - 2);
+#pragma omp taskwait
+  return x + y;
+}
+
+static void fib_run(int n) {
+  long r = 0;
+  double t0 = omp_get_wtime();
+#pragma omp parallel
+#pragma omp single
+  r = fib(n);
+  printf("fib %d = %ld: %.3f s\n", n, r, omp_get_wtime() - t0);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "threads") == 0) {
     threads(atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 5);
@@ -68,6 +91,10 @@ int main(int argc, char **argv) {
     tasks(atol(argv[2]));
     return 0;
   }
-  fprintf(stderr, "usage: %s threads N [REGIONS] | tasks N\n", argv[0]);
+  if (argc >= 3 && strcmp(argv[1], "fib") == 0) {
+    fib_run(atoi(argv[2]));
+    return 0;
+  }
+  fprintf(stderr, "usage: %s threads N [REGIONS] | tasks N | fib N\n", argv[0]);
   return 2;
 }

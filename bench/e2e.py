@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""End to end: the whole traced process, exit and archive writing included,
+against the same program without a tool (docs/performance.md, "End to end").
+
+    bench/e2e.py --build DIR [--reps N] [--threads N] [--program "ARGS"]...
+
+Runs each program (default: BOTS-style `ot_scale fib 26` and
+`ot_scale tasks 2000000`, both fixed work) without a tool and under
+omptrace, interleaved, N times (default 5), and prints per program and
+variant the median wall time of the process, its ratio to no tool, and the
+archive's events, size and bytes per event from omptrace's exit line."""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+EXIT_LINE = re.compile(r"wrote .*?: (\d+) threads, (\d+) events, ([\d.]+) (KiB|MiB|GiB|B) "
+                       r"\(([\d.]+) B/event\), finalize ([\d.]+) s")
+UNIT = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
+
+
+def run_once(cmd, env, work):
+    out = tempfile.mkdtemp(dir=work)
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, env=env, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    wall = time.monotonic() - t0
+    shutil.rmtree(out, ignore_errors=True)
+    if p.returncode != 0:
+        sys.exit("e2e: %s exited with %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-500:]))
+    m = EXIT_LINE.search(p.stderr)
+    info = None
+    if m:
+        info = (int(m.group(2)), float(m.group(3)) * UNIT[m.group(4)], float(m.group(6)))
+    return wall, info
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build", required=True, help="CMake build directory")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--program", action="append",
+                    help="arguments of ot_scale (repeatable), e.g. \"fib 26\"")
+    a = ap.parse_args()
+    scale = os.path.join(a.build, "bench", "ot_scale")
+    lib = os.path.join(a.build, "recorder", "libomptrace.so")
+    for f in (scale, lib):
+        if not os.path.exists(f):
+            sys.exit("e2e: %s is missing (cmake --build %s)" % (f, a.build))
+    programs = a.program or ["fib 26", "tasks 2000000"]
+    base = dict(os.environ, OMP_NUM_THREADS=str(a.threads))
+    base.pop("OMP_TOOL_LIBRARIES", None)
+    variants = [("no tool", base), ("omptrace", dict(base, OMP_TOOL_LIBRARIES=lib))]
+    work = tempfile.mkdtemp(prefix="omptrace-e2e-")
+    try:
+        for prog in programs:
+            cmd = [scale] + prog.split()
+            walls = {v: [] for v, _ in variants}
+            infos = []
+            for _ in range(a.reps):
+                for name, env in variants:
+                    wall, info = run_once(cmd, env, work)
+                    walls[name].append(wall)
+                    if info:
+                        infos.append(info)
+            none = statistics.median(walls["no tool"])
+            for name, _ in variants:
+                med = statistics.median(walls[name])
+                line = "program=%s variant=%s median_s=%.3f ratio=%.2f" % (
+                    prog.replace(" ", "_"), name.replace(" ", "_"), med, med / none)
+                if name == "omptrace" and infos:
+                    ev, size, fin = infos[len(infos) // 2]
+                    line += " events=%d archive_MiB=%.1f bytes_per_event=%.2f finalize_s=%.2f" % (
+                        ev, size / 2**20, size / ev if ev else 0, statistics.median(
+                            i[2] for i in infos))
+                print(line, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
