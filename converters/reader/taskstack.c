@@ -1,7 +1,8 @@
-/* Task switches between region stacks. omptrace leaves a suspended task's
- * open regions (innermost first, then the task) before ThreadTaskSwitch and
- * enters them again when the task resumes. Score-P keeps one region stack
- * per task instead: on a switch the suspended task's regions stay open
+/* Task switches between region stacks. Archives of omptrace before 0.2
+ * left a suspended task's open regions (innermost first, then the task)
+ * before ThreadTaskSwitch and entered them again when the task resumed.
+ * omptrace now and Score-P keep one region stack per task instead: on a
+ * switch the suspended task's regions stay open
  * without a Leave, and a resumed task continues them without an Enter,
  * possibly on another thread (untied tasks). Both become the same stack
  * operations here: at a switch away from a task whose regions are still

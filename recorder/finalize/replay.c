@@ -100,11 +100,9 @@ typedef struct loc_state {
   int off;               /* inside a paused interval (finalize/pauses.h) */
   uint32_t pz;           /* the next paused interval to pass */
   ot_label label;        /* the name the next CONTROL_TOOL record carries */
-  /* A sync wait that began with its region (lazy_waits): its Enter, and
-   * once it is closed its Leave, are written only if anything else is
-   * written before its region is left at the wait's end time. */
-  uint32_t lazy;   /* stack index + 1 of that wait frame, 0 = none */
-  int lazy_closed; /* the frame is closed, its Leave not written */
+  /* A lazy wait (enter_wait) closed without its Leave: written, with its
+   * Enter, only if anything but its region's Leave at lazy_t1 comes next. */
+  int lazy_closed;
   uint32_t lazy_region;
   uint64_t lazy_t0, lazy_t1;
   uint32_t entered_n; /* stack depth after the last Enter of a stack frame */
@@ -133,14 +131,28 @@ static int silent;
  * see). */
 static struct loc_state *cur_ls;
 static int lazy_waits;
-static void settle(loc_state *ls);
+static void settle(loc_state *ls, int open_too);
 
 #define W(call)                                                                                    \
   do {                                                                                             \
     if (silent)                                                                                    \
       break;                                                                                       \
-    if (cur_ls && cur_ls->lazy)                                                                    \
-      settle(cur_ls);                                                                              \
+    if (cur_ls)                                                                                    \
+      settle(cur_ls, 1);                                                                           \
+    OTF2_ErrorCode e_ = (call);                                                                    \
+    if (e_ != OTF2_SUCCESS && werr == OTF2_SUCCESS)                                                \
+      werr = e_;                                                                                   \
+  } while (0)
+
+/* Task switches and completions belong to no region stack: they write the
+ * Enter of no open lazy wait (that wait's stack is the one left or
+ * resumed), only a closed one's pair. */
+#define W_TASK(call)                                                                               \
+  do {                                                                                             \
+    if (silent)                                                                                    \
+      break;                                                                                       \
+    if (cur_ls)                                                                                    \
+      settle(cur_ls, 0);                                                                           \
     OTF2_ErrorCode e_ = (call);                                                                    \
     if (e_ != OTF2_SUCCESS && werr == OTF2_SUCCESS)                                                \
       werr = e_;                                                                                   \
@@ -176,27 +188,48 @@ static void leave(loc_state *ls, uint64_t t, uint32_t region) {
   W(OTF2_EvtWriter_Leave(ls->w, NULL, t, region));
 }
 
-/* The deferred Enter (and Leave) of a lazy wait, before anything else. */
-static void settle(loc_state *ls) {
-  uint32_t region = ls->lazy_region;
-  int closed = ls->lazy_closed;
-  ls->lazy = 0;
-  ls->lazy_closed = 0;
-  enter(ls, ls->lazy_t0, region);
-  if (closed)
-    leave(ls, ls->lazy_t1, region);
+/* A wait frame whose Enter is not written yet keeps the time to write it
+ * at (plus one) in `order`, which only mutex frames use otherwise. */
+static int lazy_frame(const frame *f) {
+  return f->type == F_SYNC_WAIT && f->order;
+}
+
+/* Before anything else is written: the deferred Leave of a closed lazy
+ * wait (and its Enter), and unless only a task switch follows, the Enter of
+ * a lazy wait open at the top of the running stack. */
+static void settle(loc_state *ls, int open_too) {
+  if (ls->lazy_closed) {
+    ls->lazy_closed = 0;
+    enter(ls, ls->lazy_t0, ls->lazy_region);
+    leave(ls, ls->lazy_t1, ls->lazy_region);
+  }
+  frame *top = ls->n ? &ls->st[ls->n - 1] : NULL;
+  if (open_too && top && lazy_frame(top)) {
+    uint64_t t0 = top->order - 1;
+    top->order = 0;
+    enter(ls, t0, top->region);
+  }
+}
+
+/* Its stack runs again at t (a task ran on top of it, or it resumed): were
+ * its lazy wait written after all, it would start here, after the events
+ * written meanwhile on this location. */
+static void lazy_resumes(loc_state *ls, uint64_t t) {
+  if (ls->n && lazy_frame(&ls->st[ls->n - 1]))
+    ls->st[ls->n - 1].order = t + 1;
 }
 
 /* A sync wait entered at the time its region was entered, right after it
  * (libomp reports the two back to back; events/sync.c gives both one
  * timestamp) starts lazy: written only if it turns out to differ from its
- * region, which is what most waits do not (docs/otf2-mapping.md). */
+ * region, which is what most waits do not (docs/otf2-mapping.md). Tasks
+ * run in the wait have region stacks of their own. */
 static void enter_wait(loc_state *ls, uint64_t t, uint32_t region) {
-  if (lazy_waits && !ls->lazy && ls->n >= 2 && ls->st[ls->n - 2].type == F_SYNC &&
-      ls->entered_n == ls->n - 1 && ls->entered_t == t) {
-    ls->lazy = ls->n;
-    ls->lazy_region = region;
-    ls->lazy_t0 = t;
+  frame *f = &ls->st[ls->n - 1];
+  if (lazy_waits && ls->n >= 2 && ls->st[ls->n - 2].type == F_SYNC && ls->entered_n == ls->n - 1 &&
+      ls->entered_t == t) {
+    settle(ls, 0);
+    f->order = t + 1;
     return;
   }
   enter(ls, t, region);
@@ -258,12 +291,14 @@ static OTF2_CommRef current_comm(const loc_state *ls) {
 /* Leave one frame with whatever its kind needs besides the Leave. */
 static void close_top(loc_state *ls, uint64_t t) {
   frame *f = &ls->st[ls->n - 1];
-  if (ls->lazy && ls->lazy == ls->n) { /* the lazy wait: its Leave waits too */
+  if (lazy_frame(f)) { /* its Leave waits too */
+    settle(ls, 0);
     ls->lazy_closed = 1;
+    ls->lazy_region = f->region;
+    ls->lazy_t0 = f->order - 1;
     ls->lazy_t1 = t;
-  } else if (ls->lazy && ls->lazy_closed && ls->lazy == ls->n + 1 && t == ls->lazy_t1) {
-    ls->lazy = 0; /* its region ends with it: the wait is the region */
-    ls->lazy_closed = 0;
+  } else if (ls->lazy_closed && f->type == F_SYNC && t == ls->lazy_t1) {
+    ls->lazy_closed = 0; /* its region ends with it: the wait is the region */
     leave(ls, t, f->region);
   } else if (f->type == F_MSBLOCK) {
     leave(ls, t, f->region);
@@ -279,6 +314,8 @@ static void close_top(loc_state *ls, uint64_t t) {
   else if (ls->task_at == ls->n)
     ls->task_at = 0;
   ls->n--;
+  if (f->type == F_TASK)
+    lazy_resumes(ls, t);
 }
 
 static void close_to(loc_state *ls, int64_t index, uint64_t t) {
@@ -399,11 +436,14 @@ static uint64_t running(const loc_state *ls) {
   return ls->task_at ? ls->st[ls->task_at - 1].id : 0;
 }
 
-/* Suspended task: keep its frames (task frame and what is open inside) so
- * they are entered again when it resumes on this location. */
+/* Suspended task: its frames (task frame and what is open inside) are
+ * kept, without a Leave: OTF2 readers keep one region stack per task, and
+ * the ThreadTaskSwitch away from it suspends them (docs/otf2-mapping.md).
+ * A lazy wait open in it stays lazy. */
 static void suspend_running(loc_state *ls, uint64_t t) {
   if (!ls->task_at)
     return;
+  settle(ls, 0);
   uint32_t index = ls->task_at - 1, count = ls->n - index;
   frame *copy = malloc(count * sizeof *copy);
   if (copy) {
@@ -414,18 +454,23 @@ static void suspend_running(loc_state *ls, uint64_t t) {
       free(copy);
     free(old);
   }
-  close_to(ls, index, t);
+  if (!copy) { /* out of memory: the task's regions end here instead */
+    close_to(ls, index, t);
+    return;
+  }
+  ls->n = index;
+  ls->task_at = 0;
+  lazy_resumes(ls, t);
 }
 
+/* The task continues its region stack, on this location or, untied, on
+ * another: its frames come back without an Enter (a critical section it
+ * holds is still held). */
 static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
   ot_susp s;
   if (!ot_susp_take(task, &s))
     return 0;
   frame *frames = s.frames;
-  if (s.loc != ls->loc) { /* an untied task resumed elsewhere: only its task frame */
-    free(frames);
-    return 0;
-  }
   for (uint32_t k = 0; k < s.n; k++) {
     frame *f = push(ls, 0, 0, 0, 0, 0);
     if (!f)
@@ -439,20 +484,16 @@ static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
       f->outer_task = ls->task_at;
       ls->task_at = 0;
     }
-    if (f->type == F_SYNC_WAIT)
-      enter_wait(ls, t, f->region);
-    else
-      enter(ls, t, f->region);
-    if (f->type == F_MSBLOCK) /* a task suspended while holding a critical: still holds it */
-      W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
   }
   free(frames);
+  lazy_resumes(ls, t);
   return 1;
 }
 
 static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
   OTF2_CommRef comm = current_comm(ls);
-  W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, comm, OT_TASK_THREAD(task), OT_TASK_GEN(task)));
+  W_TASK(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, comm, OT_TASK_THREAD(task),
+                                         OT_TASK_GEN(task)));
   if (resume_task(ls, task, t))
     return;
   enum ot_construct c = ot_scan_task_untied(task) ? OC_UNTIED_TASK : OC_TASK;
@@ -467,14 +508,14 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
 }
 
 static void to_implicit(loc_state *ls, uint64_t t) {
-  W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), ls->loc, 0));
+  W_TASK(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), ls->loc, 0));
 }
 
 static void complete_running(loc_state *ls, uint64_t t) {
   uint64_t task = running(ls);
   close_to(ls, ls->task_at - 1, t);
-  W(OTF2_EvtWriter_ThreadTaskComplete(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(task),
-                                      OT_TASK_GEN(task)));
+  W_TASK(OTF2_EvtWriter_ThreadTaskComplete(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(task),
+                                           OT_TASK_GEN(task)));
 }
 
 /* A task completed by this location while it runs another one: a detached
@@ -1203,6 +1244,33 @@ static void process(loc_state *ls, const ot_rec *r) {
 
 /* A run that did not finish (recovered after a crash or kill): where this
  * location's recording stopped, after its last record. */
+/* Tasks still suspended on this location when its events end (the program
+ * stopped, or a runtime that never resumed them): each is resumed and its
+ * regions are left at t, so no task's region stack stays open. */
+static void end_suspended(loc_state *ls, uint64_t t) {
+  ot_susp s;
+  int any = 0;
+  while (ot_susp_take_at(ls->loc, &s)) {
+    if (!any && ls->task_at)
+      close_to(ls, ls->task_at - 1, t);
+    any = 1;
+    W_TASK(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(s.task),
+                                           OT_TASK_GEN(s.task)));
+    uint32_t index = ls->n;
+    frame *frames = s.frames;
+    for (uint32_t k = 0; k < s.n; k++) {
+      frame *f = push(ls, 0, 0, 0, 0, 0);
+      if (f)
+        *f = frames[k];
+    }
+    free(frames);
+    close_to(ls, index, t);
+    ls->task_at = 0;
+  }
+  if (any)
+    to_implicit(ls, t);
+}
+
 static void mark_stopped(loc_state *ls, uint64_t t) {
   OTF2_AttributeList *al = OTF2_AttributeList_New(); /* NULL: the reason is left out */
   if (al)
@@ -1286,11 +1354,12 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
    * parallel region, threads that never reported their end). */
   for (uint32_t i = 0; i < nloc && werr == OTF2_SUCCESS; i++) {
     silent = 0;
+    cur_ls = &ls[i];
     pause_at_end(&ls[i]);
     silent = 0;
-    cur_ls = &ls[i];
     samples_until(&ls[i], UINT64_MAX);
     silent = ls[i].off; /* left at the pause already */
+    end_suspended(&ls[i], ot_out_last(i));
     close_all(&ls[i], ot_out_last(i));
     silent = 0;
     if (!run->finished && !ls[i].ended && ls[i].index > 0 && !ls[i].off)

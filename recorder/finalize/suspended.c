@@ -90,6 +90,13 @@ int ot_susp_take(uint64_t task, ot_susp *out) {
   return 1;
 }
 
+int ot_susp_take_at(uint32_t loc, ot_susp *out) {
+  for (uint64_t i = 0; i < cap; i++)
+    if (slots[i].task && slots[i].loc == loc)
+      return ot_susp_take(slots[i].task, out);
+  return 0;
+}
+
 uint64_t ot_susp_count(void) {
   return count;
 }

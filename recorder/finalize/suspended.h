@@ -17,6 +17,9 @@ typedef struct ot_susp {
 int ot_susp_put(const ot_susp *e, void **replaced);
 /* Removes the task's entry into *out; 0 when the task is not suspended. */
 int ot_susp_take(uint64_t task, ot_susp *out);
+/* Removes any entry of a task suspended on loc; 0 when there is none
+ * (a scan of the table: for the end of the replay). */
+int ot_susp_take_at(uint32_t loc, ot_susp *out);
 uint64_t ot_susp_count(void);
 uint64_t ot_susp_probes(void); /* slots visited, for the replay's work counter */
 /* Frees the table; the caller frees the frames of what is left via f. */

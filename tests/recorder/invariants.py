@@ -58,8 +58,9 @@ def check_generic(t, source=None, program=None, complete=True, pid=None):
     inside a parallel region (fork/join, task and lock pairs may stay open;
     Enter/Leave and team begin/end must still balance)."""
     _check_definitions(t, source, program, pid)
+    first_switch, ran_on = _first_switches(t)
     for l in t.locs:
-        _check_location(t, l, complete)
+        _check_location(t, l, complete, first_switch, ran_on)
     _check_tasks(t, complete)
     _check_locks(t, complete)
     _check_teams(t)
@@ -138,47 +139,65 @@ def _role(construct):
     return None
 
 
-def _check_location(t, l, complete):
+def _first_switches(t):
+    """Time of each explicit task's first ThreadTaskSwitch over all
+    locations, and the locations it ran on."""
+    first, ran_on = {}, collections.defaultdict(set)
+    for l in t.locs:
+        for e in t.events[l]:
+            if type(e).__name__ == "ThreadTaskSwitch" and e.generation_number:
+                key = (e.creating_thread, e.generation_number)
+                ran_on[key].add(l)
+                if key not in first or e.time < first[key]:
+                    first[key] = e.time
+    return first, ran_on
+
+
+def _check_location(t, l, complete, first_switch, ran_on):
+    """One region stack per task (docs/otf2-mapping.md, "Tasks"): a switch
+    away from a task keeps its open regions without a Leave, a switch back
+    to it continues them without an Enter."""
     evs = t.events[l]
     lo = t.clock.global_offset
     hi = lo + t.clock.trace_length
     prev = None
     stack, forks, teams = [], 0, []
-    current = (l, 0)  # running task (creator, generation)
-    closed = []  # regions left by the current run of Leave records, innermost first
-    suspended = {}  # task -> regions open inside it when it was suspended, outermost first
-    resume = None  # (task, regions still to be re-entered, resume time)
+    owners = []  # the task each open region of `stack` belongs to
+    running = {}  # team -> task running in it (creator, generation); absent: implicit
+    suspended = {}  # task -> (regions, owners) it had open when it was left
+    foreign = set()  # untied tasks resumed here after running elsewhere
     for i, e in enumerate(evs):
         k = type(e).__name__
         where = "location %d event %d (%s)" % (l, i, k)
-        if resume is not None and resume[2] is None and k not in SKIP_ADJACENT:
-            resume = (resume[0], resume[1], e.time)  # the task's own Enter
-        elif resume is not None and k not in SKIP_ADJACENT:
-            task, todo, at = resume
-            if k == "Enter" and todo and e.region == todo[0] and e.time == at:
-                todo.pop(0)
-            elif todo:
-                t.fail("%s: task %r resumed without re-entering %r at %d" % (
-                    where, task, [r.name for r in todo], at))
-                todo.clear()
-            if not todo:
-                resume = None
-        if k == "Leave":
-            if construct_of(e.region) not in ZERO_LENGTH:
-                closed.append(e.region)
-        elif k not in SKIP_ADJACENT:
-            closed = []
-        if k == "Leave" and e.region.region_role in TASK_ROLES:
-            nxt = next_event(evs, i)
-            if nxt is not None and type(nxt).__name__ == "ThreadTaskSwitch":
-                suspended[current] = list(reversed(closed[:-1]))
-        elif k == "ThreadTaskSwitch":
-            current = (e.creating_thread, e.generation_number)
-            if current in suspended:
+        team = teams[-1] if teams else None
+        current = running.get(team, (l, 0, team))
+        if k == "ThreadTaskSwitch":
+            key = (e.creating_thread, e.generation_number)
+            current = running.get(e.thread_team, (l, 0, e.thread_team))
+            if current[1] != 0 and key != current:
+                n = len(owners)
+                while n and owners[n - 1] == current:
+                    n -= 1
+                if n < len(owners):
+                    suspended[current] = (stack[n:], owners[n:])
+                    del stack[n:], owners[n:]
+            if key[1] != 0 and key != current and key in suspended:
+                regions, who = suspended.pop(key)
+                stack += regions
+                owners += who
+            elif key[1] != 0 and key != current and e.time > first_switch.get(key, e.time):
+                foreign.add(key)  # resumed here, began elsewhere: its Enters are there
+            elif key[1] != 0 and key != current:
                 nxt = next_event(evs, i)
-                todo = suspended.pop(current)
-                if todo:
-                    resume = (current, todo, None)
+                if nxt is None or type(nxt).__name__ != "Enter" or \
+                        nxt.region.region_role not in TASK_ROLES:
+                    t.fail("%s: switch to a task not followed by Enter(task)" % where)
+            if key[1] == 0 and e.creating_thread != l:
+                t.fail("%s: switch to another thread's implicit task" % where)
+            if key[1] == 0:
+                running.pop(e.thread_team, None)
+            else:
+                running[e.thread_team] = key
         if prev is not None and e.time < prev:
             t.fail("%s: time %d before the previous %d" % (where, e.time, prev))
         prev = e.time
@@ -193,10 +212,14 @@ def _check_location(t, l, complete):
                     t.fail("%s: %r entered inside %r, expected inside %s" % (
                         where, e.region.name, stack[-1].region.name if stack else None, parents))
             stack.append(e)
+            owners.append(current)
         elif k == "Leave":
-            if not stack:
+            if current in foreign and (not owners or owners[-1] != current):
+                pass  # a region it entered on another location
+            elif not stack:
                 t.fail("%s: Leave(%r) with no open region" % (where, e.region.name))
             else:
+                owners.pop()
                 top = stack.pop()
                 if top.region != e.region:
                     t.fail("%s: Leave(%r) while %r is open" % (where, e.region.name,
@@ -247,13 +270,6 @@ def _check_location(t, l, complete):
                 t.fail("%s: not inside a task create region" % where)
             if e.creating_thread != l:
                 t.fail("%s: creating thread %d" % (where, e.creating_thread))
-        elif k == "ThreadTaskSwitch":
-            nxt = next_event(evs, i)
-            if e.generation_number != 0 and (nxt is None or type(nxt).__name__ != "Enter" or
-                                             nxt.region.region_role not in TASK_ROLES):
-                t.fail("%s: switch to a task not followed by Enter(task)" % where)
-            if e.generation_number == 0 and e.creating_thread != l:
-                t.fail("%s: switch to another thread's implicit task" % where)
         elif k == "ThreadTaskComplete":
             prv = prev_event(evs, i)
             if prv is None or type(prv).__name__ != "Leave" or \
@@ -265,6 +281,11 @@ def _check_location(t, l, complete):
     if stack:
         t.fail("location %d: %d regions left open: %r" % (l, len(stack),
                                                            [s.region.name for s in stack]))
+    for key, (regions, _) in suspended.items():
+        if len(ran_on[key]) > 1:
+            continue  # an untied task that went on elsewhere
+        t.fail("location %d: task %r left suspended with %r open" % (
+            l, key, [s.region.name for s in regions]))
     if complete and forks:
         t.fail("location %d: %d ThreadFork without ThreadJoin" % (l, forks))
     if teams:  # closing a parallel region at the end also ends its team

@@ -52,7 +52,7 @@ def solo(body):
 
 
 PSEUDO = task(0, 0x80000001)  # pseudo task of a dependent taskwait / if(0) depend
-I0, T1, T2 = task(0, 0), task(0, 1), task(0, 2)  # implicit task of loc 0, explicit tasks
+I0, T1, T2, T3 = task(0, 0), task(0, 1), task(0, 2), task(0, 3)  # implicit, explicit tasks
 LOCK = 0x7FFF0000  # a lock's wait id (its address)
 
 
@@ -77,16 +77,39 @@ TASKS = {
         "locs": solo([create(2000, T1), sched(2100, SWITCH, I0, T1),
                       sched(2200, COMPLETE, T1, I0)]),
         "want": {0: IN1 + CREATE1 + RUN1 + DONE1 + OUT1}},
-    # suspension in a taskwait and resumption: the parent's open taskwait
-    # is left before it and entered again after it
+    # suspension in a taskwait and resumption: the parent's regions stay
+    # open in its own stack across the child (no Leave, no Enter again)
     "suspend_resume": {
         "locs": solo([create(2000, T1), sched(2100, SWITCH, I0, T1), create(2200, T2),
                       (2300, "SYNC_BEGIN", TASKWAIT, 0, CP, P1), sched(2400, SWITCH, T1, T2),
                       sched(2500, COMPLETE, T2, T1), (2600, "SYNC_END", TASKWAIT, 0, CP, P1),
                       sched(2700, COMPLETE, T1, I0)]),
-        "want": {0: IN1 + CREATE1 + RUN1 + CREATE2 + ["E taskwait", "L taskwait", "L task",
-                 "TaskSwitch 0:2", "E task", "L task", "TaskComplete 0:2", "TaskSwitch 0:1",
-                 "E task", "E taskwait", "L taskwait"] + DONE1 + OUT1}},
+        "want": {0: IN1 + CREATE1 + RUN1 + CREATE2 + ["E taskwait", "TaskSwitch 0:2", "E task",
+                 "L task", "TaskComplete 0:2", "TaskSwitch 0:1", "L taskwait"] + DONE1 + OUT1}},
+    # ... with its wait: spanning the taskwait it is left out, child or not;
+    # ending earlier it is written, from the time the parent resumed
+    "suspend_in_wait": {
+        "times": True,
+        "locs": solo([create(2000, T1), sched(2100, SWITCH, I0, T1), create(2200, T2),
+                      (2300, "SYNC_BEGIN", TASKWAIT, 0, CP, P1),
+                      (2300, "SYNC_WAIT_BEGIN", TASKWAIT, 0, CP, P1), sched(2400, SWITCH, T1, T2),
+                      sched(2500, COMPLETE, T2, T1), (2600, "SYNC_WAIT_END", TASKWAIT, 0, CP, P1),
+                      (2600, "SYNC_END", TASKWAIT, 0, CP, P1), create(3200, T3),
+                      (3300, "SYNC_BEGIN", TASKWAIT, 0, CP, P1),
+                      (3300, "SYNC_WAIT_BEGIN", TASKWAIT, 0, CP, P1), sched(3400, SWITCH, T1, T3),
+                      sched(3500, COMPLETE, T3, T1), (3550, "SYNC_WAIT_END", TASKWAIT, 0, CP, P1),
+                      (3600, "SYNC_END", TASKWAIT, 0, CP, P1), sched(3900, COMPLETE, T1, I0)]),
+        "want": {0: ["Fork 1@1000", "TeamBegin@1001", "E parallel@1001", "E task create@2000",
+                     "TaskCreate 0:1@2000", "L task create@2000", "TaskSwitch 0:1@2100",
+                     "E task@2100", "E task create@2200", "TaskCreate 0:2@2200",
+                     "L task create@2200", "E taskwait@2300", "TaskSwitch 0:2@2400",
+                     "E task@2400", "L task@2500", "TaskComplete 0:2@2500", "TaskSwitch 0:1@2500",
+                     "L taskwait@2600", "E task create@3200", "TaskCreate 0:3@3200",
+                     "L task create@3200", "E taskwait@3300", "TaskSwitch 0:3@3400",
+                     "E task@3400", "L task@3500", "TaskComplete 0:3@3500", "TaskSwitch 0:1@3500",
+                     "E taskwait wait@3500", "L taskwait wait@3550", "L taskwait@3600",
+                     "L task@3900", "TaskComplete 0:1@3900", "TaskSwitch 0:0@3900",
+                     "L parallel@7999", "TeamEnd@7999", "Join@8000"]}},
     # untied child C in parent P: P->C, C->P, C->C, C done ->P, P->P (the
     # last writes nothing: P runs already)
     "untied_in_parent": {
@@ -96,10 +119,10 @@ TASKS = {
                       sched(2600, COMPLETE, T2, T1), sched(2700, SWITCH, T1, T1),
                       sched(2800, COMPLETE, T1, I0)]),
         "want": {0: IN1 + CREATE1 + RUN1 + CREATE2 + [
-            "L task", "TaskSwitch 0:2", "E untied task",      # P->C
-            "L untied task", "TaskSwitch 0:1", "E task",      # C->P
-            "L task", "TaskSwitch 0:2", "E untied task",      # C->C
-            "L untied task", "TaskComplete 0:2", "TaskSwitch 0:1", "E task"]  # C done ->P
+            "TaskSwitch 0:2", "E untied task",                        # P->C
+            "TaskSwitch 0:1",                                         # C->P
+            "TaskSwitch 0:2",                                         # C->C
+            "L untied task", "TaskComplete 0:2", "TaskSwitch 0:1"]    # C done ->P
             + DONE1 + OUT1}},
     # included (undeferred) and final children run inside their parent
     "included_final": {
@@ -108,8 +131,8 @@ TASKS = {
                       sched(2300, SWITCH, T1, T2), sched(2400, COMPLETE, T2, T1),
                       sched(2500, COMPLETE, T1, I0)]),
         "want": {0: IN1 + CREATE1 + RUN1 + CREATE2 + [
-            "L task", "TaskSwitch 0:2", "E task", "L task", "TaskComplete 0:2",
-            "TaskSwitch 0:1", "E task"] + DONE1 + OUT1}},
+            "TaskSwitch 0:2", "E task", "L task", "TaskComplete 0:2",
+            "TaskSwitch 0:1"] + DONE1 + OUT1}},
     # detach: the body ends without completing; the late fulfill completes it
     # as a zero-length piece on the fulfilling thread
     "detached": {
@@ -189,12 +212,12 @@ REGIONS = {
                      "L barrier@5000", "E barrier@6000", "E barrier wait@6100",
                      "L barrier wait@7000", "L barrier@7000", "L parallel@7999", "TeamEnd@7999",
                      "Join@8000"]}},
-    # and where anything happens inside it: a task run in the wait
+    # a task run in the wait has its own region stack: the wait still spans
+    # the barrier in the implicit task's stack
     "task_in_wait": {
         "locs": solo([create(1500, T1)] + barrier(2000, 2000, 3000, 3000, [
             sched(2500, SWITCH, I0, T1), sched(2600, COMPLETE, T1, I0)])),
-        "want": {0: IN1 + CREATE1 + ["E barrier", "E barrier wait"] + RUN1 + DONE1 +
-                 ["L barrier wait", "L barrier"] + OUT1}},
+        "want": {0: IN1 + CREATE1 + ["E barrier"] + RUN1 + DONE1 + ["L barrier"] + OUT1}},
     "nested_parallel": {
         "locs": solo(region([], 3000, 4000, 1, par(0, 2), CP2)),
         "want": {0: IN1 + IN1 + OUT1 + OUT1}},
