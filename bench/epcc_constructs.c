@@ -109,6 +109,19 @@ static void run_critical(uint64_t n) {
   }
 }
 
+/* EPCC's ORDERED: one loop whose iterations (static, 1: the threads take
+ * turns) each run an ordered block; an instance is one iteration. */
+static void run_ordered(uint64_t n) {
+#pragma omp parallel num_threads(OT_BENCH_THREADS)
+  {
+#pragma omp for ordered schedule(static, 1)
+    for (uint64_t i = 0; i < n; i++) {
+#pragma omp ordered
+      delay(BODY);
+    }
+  }
+}
+
 /* Coarse-grained work (~70 us per region): what most applications look
  * like; the tool's overhead should vanish here. */
 static volatile double work_sink;
@@ -135,6 +148,8 @@ const ot_bench_construct ot_bench_constructs[] = {
     {"task", "explicit task with a tiny body, created by both threads", 60000, run_task},
     {"lock", "omp_set_lock/omp_unset_lock, each thread on its own lock", 100000, run_lock},
     {"critical", "named critical, a different name per thread", 60000, run_critical},
+    {"ordered", "ordered loop, schedule(static,1): one ordered block per iteration", 15000,
+     run_ordered},
     {"work", "parallel for over 200k iterations (~70 us of work)", 60, run_work},
 };
 const size_t ot_bench_construct_count = sizeof ot_bench_constructs / sizeof ot_bench_constructs[0];
