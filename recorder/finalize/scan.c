@@ -35,7 +35,10 @@ static uint32_t *members_of(par_rec *p) {
 static par_rec *pars;
 static uint64_t npars, cappars;
 static ot_u64map par_index; /* parallel id -> index + 1 */
-static ot_u64map untied;
+/* Untied tasks: by creation site (every task of a pragma has its clauses,
+ * and there are few sites), by task only where the site is unknown (0:
+ * the site table was full), so this grows with sites, not tasks. */
+static ot_u64map untied_sites, untied_tasks;
 static ot_u64map end_barriers; /* (loc << 40 | record index) of ambiguous barrier begins */
 static ot_u64map wait_cp;      /* wait id -> first non-NULL code pointer of its acquisitions */
 static ot_u64map if0_of;       /* pseudo task of `task if(0) depend` -> that task's id */
@@ -209,7 +212,9 @@ static int scan_location(const ot_run *run, uint32_t loc) {
         if (!*slot)
           *slot = r->b;
       }
-      if (r->a & ompt_task_untied && !ot_u64map_put(&untied, r->c, NULL))
+      if (r->a & ompt_task_untied &&
+          !ot_u64map_put(OT_TASK_SITE(r->c) ? &untied_sites : &untied_tasks,
+                         OT_TASK_SITE(r->c) ? OT_TASK_SITE(r->c) : r->c, NULL))
         goto oom;
       if (r->a & ompt_task_taskwait && npseudo < NEST_MAX) {
         pseudo[npseudo][0] = r->c;
@@ -298,7 +303,9 @@ const uint32_t *ot_scan_members(uint64_t index, uint32_t *n) {
   return members_of(&pars[index]);
 }
 int ot_scan_task_untied(uint64_t task_id) {
-  return ot_u64map_find(&untied, task_id) != NULL;
+  uint32_t site = OT_TASK_SITE(task_id);
+  return (site ? ot_u64map_find(&untied_sites, site) : ot_u64map_find(&untied_tasks, task_id)) !=
+         NULL;
 }
 int ot_scan_ends_parallel(uint32_t loc, uint64_t index) {
   return ot_u64map_find(&end_barriers, ((uint64_t)loc << 40) | index) != NULL;
@@ -330,7 +337,8 @@ void ot_scan_free(void) {
   pars = NULL;
   npars = cappars = 0;
   ot_u64map_free(&par_index);
-  ot_u64map_free(&untied);
+  ot_u64map_free(&untied_sites);
+  ot_u64map_free(&untied_tasks);
   ot_u64map_free(&wait_cp);
   ot_u64map_free(&if0_of);
   ot_u64map_free(&site_cp);
