@@ -8,38 +8,28 @@
 #include "finalize/defs.h"
 #include "finalize/regions.h"
 
-#include <omp-tools.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static uint32_t name_filter, name_filtered, rules, list;
 static char *text;
 
-/* The construct a dropped key names (as finalize/replay.c maps records). */
+/* The construct a dropped key names, as the replay maps its records. */
 static enum ot_construct construct_of(unsigned fclass, unsigned kind) {
-  static const enum ot_construct work[] = {OC_LOOP,       OC_LOOP,     OC_SECTIONS,
-                                           OC_SINGLE,     OC_SINGLE,   OC_WORKSHARE,
-                                           OC_DISTRIBUTE, OC_TASKLOOP, OC_SCOPE};
+  enum ot_construct c, wait, sblock;
   switch (fclass) {
   case OT_FC_SYNC:
-    return kind == ompt_sync_region_barrier || kind == ompt_sync_region_barrier_explicit
-               ? OC_BARRIER
-           : kind == ompt_sync_region_barrier_implementation ? OC_IMPL_BARRIER
-           : kind == ompt_sync_region_taskwait               ? OC_TASKWAIT
-           : kind == ompt_sync_region_taskgroup              ? OC_TASKGROUP
-           : kind == ompt_sync_region_reduction              ? OC_SYNC_REDUCTION
-                                                             : OC_IBARRIER;
+    ot_sync_constructs(kind, &c, &wait);
+    return c;
   case OT_FC_WORK:
-    return kind < sizeof work / sizeof *work ? work[kind] : OC_LOOP;
+    return ot_work_construct(kind);
   case OT_FC_MASKED:
     return OC_MASKED;
   case OT_FC_REDUCTION:
     return OC_REDUCTION;
   case OT_FC_MUTEX:
-    return kind == ompt_mutex_critical  ? OC_CRITICAL
-           : kind == ompt_mutex_atomic  ? OC_ATOMIC
-           : kind == ompt_mutex_ordered ? OC_ORDERED
-                                        : OC_SET_LOCK;
+    ot_mutex_constructs(kind, &c, &wait, &sblock);
+    return c;
   default:
     return OC_FLUSH;
   }

@@ -170,6 +170,72 @@ const char *ot_region_excluded_name(uint32_t i) {
   return i < nexcluded_names ? excluded_names[i] : NULL;
 }
 
+void ot_sync_constructs(unsigned kind, enum ot_construct *c, enum ot_construct *wait) {
+  switch (kind) {
+  case ompt_sync_region_barrier_explicit:
+  case ompt_sync_region_barrier:
+    *c = OC_BARRIER, *wait = OC_BARRIER_WAIT;
+    break;
+  case ompt_sync_region_barrier_implementation:
+    *c = OC_IMPL_BARRIER, *wait = OC_IMPL_BARRIER_WAIT;
+    break;
+  case ompt_sync_region_taskwait:
+    *c = OC_TASKWAIT, *wait = OC_TASKWAIT_WAIT;
+    break;
+  case ompt_sync_region_taskgroup:
+    *c = OC_TASKGROUP, *wait = OC_TASKGROUP_WAIT;
+    break;
+  case ompt_sync_region_reduction:
+    *c = OC_SYNC_REDUCTION, *wait = OC_SYNC_REDUCTION_WAIT;
+    break;
+  default: /* implicit barriers of every flavour */
+    *c = OC_IBARRIER, *wait = OC_IBARRIER_WAIT;
+    break;
+  }
+}
+
+enum ot_construct ot_work_construct(unsigned kind) {
+  switch (kind) {
+  case ompt_work_sections:
+    return OC_SECTIONS;
+  case ompt_work_single_executor:
+  case ompt_work_single_other:
+    return OC_SINGLE;
+  case ompt_work_workshare:
+    return OC_WORKSHARE;
+  case ompt_work_distribute:
+    return OC_DISTRIBUTE;
+  case ompt_work_taskloop:
+    return OC_TASKLOOP;
+  case ompt_work_scope:
+    return OC_SCOPE;
+  default:
+    return OC_LOOP;
+  }
+}
+
+void ot_mutex_constructs(unsigned kind, enum ot_construct *c, enum ot_construct *wait,
+                         enum ot_construct *sblock) {
+  switch (kind) {
+  case ompt_mutex_critical:
+    *c = OC_CRITICAL, *wait = OC_CRITICAL_WAIT, *sblock = OC_CRITICAL_SBLOCK;
+    break;
+  case ompt_mutex_ordered:
+    *c = OC_ORDERED, *wait = OC_ORDERED_WAIT, *sblock = OC_ORDERED_SBLOCK;
+    break;
+  case ompt_mutex_atomic:
+    *c = OC_ATOMIC, *wait = OC_ATOMIC_WAIT, *sblock = OC_ATOMIC_SBLOCK;
+    break;
+  case ompt_mutex_nest_lock:
+  case ompt_mutex_test_nest_lock:
+    *c = OC_SET_NEST_LOCK, *wait = OC_LOCK_WAIT, *sblock = OC_COUNT;
+    break;
+  default:
+    *c = OC_SET_LOCK, *wait = OC_LOCK_WAIT, *sblock = OC_COUNT;
+    break;
+  }
+}
+
 uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
   uint64_t key = ((uint64_t)c << 56) | (codeptr & 0x00ffffffffffffffull);
   int is_new = 0;

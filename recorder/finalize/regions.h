@@ -54,6 +54,13 @@ enum ot_construct {
 
 /* Region id for a construct at codeptr (0 = unknown location). */
 uint32_t ot_region(enum ot_construct c, uint64_t codeptr);
+/* The constructs of a record's kind (ompt_sync_region_t, ompt_work_t,
+ * ompt_mutex_t): the region, its wait and, for a mutex, its sblock
+ * (OC_COUNT: none). One mapping for the replay and the filter's report. */
+void ot_sync_constructs(unsigned kind, enum ot_construct *c, enum ot_construct *wait);
+enum ot_construct ot_work_construct(unsigned kind);
+void ot_mutex_constructs(unsigned kind, enum ot_construct *c, enum ot_construct *wait,
+                         enum ot_construct *sblock);
 /* Cancel construct from ompt_cancel_flag_t bits. */
 enum ot_construct ot_cancel_construct(uint32_t flags);
 /* 1 when OMPTRACE_FILTER excludes the region (no Enter/Leave for it). */

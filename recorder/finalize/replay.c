@@ -352,72 +352,6 @@ static uint32_t lock_id(uint8_t mutex_kind, uint64_t wait) {
   return id;
 }
 
-static void sync_constructs(uint8_t kind, enum ot_construct *c, enum ot_construct *wait) {
-  switch (kind) {
-  case ompt_sync_region_barrier_explicit:
-  case ompt_sync_region_barrier:
-    *c = OC_BARRIER, *wait = OC_BARRIER_WAIT;
-    break;
-  case ompt_sync_region_barrier_implementation:
-    *c = OC_IMPL_BARRIER, *wait = OC_IMPL_BARRIER_WAIT;
-    break;
-  case ompt_sync_region_taskwait:
-    *c = OC_TASKWAIT, *wait = OC_TASKWAIT_WAIT;
-    break;
-  case ompt_sync_region_taskgroup:
-    *c = OC_TASKGROUP, *wait = OC_TASKGROUP_WAIT;
-    break;
-  case ompt_sync_region_reduction:
-    *c = OC_SYNC_REDUCTION, *wait = OC_SYNC_REDUCTION_WAIT;
-    break;
-  default: /* implicit barriers of every flavour */
-    *c = OC_IBARRIER, *wait = OC_IBARRIER_WAIT;
-    break;
-  }
-}
-
-static enum ot_construct work_construct(uint8_t kind) {
-  switch (kind) {
-  case ompt_work_sections:
-    return OC_SECTIONS;
-  case ompt_work_single_executor:
-  case ompt_work_single_other:
-    return OC_SINGLE;
-  case ompt_work_workshare:
-    return OC_WORKSHARE;
-  case ompt_work_distribute:
-    return OC_DISTRIBUTE;
-  case ompt_work_taskloop:
-    return OC_TASKLOOP;
-  case ompt_work_scope:
-    return OC_SCOPE;
-  default:
-    return OC_LOOP;
-  }
-}
-
-static void mutex_constructs(uint8_t kind, enum ot_construct *c, enum ot_construct *wait,
-                             enum ot_construct *sblock) {
-  switch (kind) {
-  case ompt_mutex_critical:
-    *c = OC_CRITICAL, *wait = OC_CRITICAL_WAIT, *sblock = OC_CRITICAL_SBLOCK;
-    break;
-  case ompt_mutex_ordered:
-    *c = OC_ORDERED, *wait = OC_ORDERED_WAIT, *sblock = OC_ORDERED_SBLOCK;
-    break;
-  case ompt_mutex_atomic:
-    *c = OC_ATOMIC, *wait = OC_ATOMIC_WAIT, *sblock = OC_ATOMIC_SBLOCK;
-    break;
-  case ompt_mutex_nest_lock:
-  case ompt_mutex_test_nest_lock:
-    *c = OC_SET_NEST_LOCK, *wait = OC_LOCK_WAIT, *sblock = OC_COUNT;
-    break;
-  default:
-    *c = OC_SET_LOCK, *wait = OC_LOCK_WAIT, *sblock = OC_COUNT;
-    break;
-  }
-}
-
 static const char *dep_param_name(uint8_t kind) {
   static const char *names[] = {"omp depend(unknown)",       "omp depend(in)",
                                 "omp depend(out)",           "omp depend(inout)",
@@ -597,7 +531,7 @@ static int holds(const loc_state *ls, uint64_t wait) {
 
 static void mutex_acquire(loc_state *ls, const ot_rec *r, uint64_t t) {
   enum ot_construct c, wait, sblock;
-  mutex_constructs(r->kind, &c, &wait, &sblock);
+  ot_mutex_constructs(r->kind, &c, &wait, &sblock);
   uint64_t cp = r->c;
   if (!ot_symbols_user_cp(cp)) /* libomp sometimes passes its own address */
     cp = ot_scan_wait_codeptr(r->b);
@@ -624,7 +558,7 @@ static void hold(loc_state *ls, uint64_t wait, uint32_t lock, uint64_t order) {
 
 static void mutex_acquired(loc_state *ls, const ot_rec *r, uint64_t t) {
   enum ot_construct c, wait, sblock;
-  mutex_constructs(r->kind, &c, &wait, &sblock);
+  ot_mutex_constructs(r->kind, &c, &wait, &sblock);
   uint64_t cp = 0;
   int64_t i = find(ls, F_MWAIT, r->b, 0);
   if (i >= 0) {
@@ -740,7 +674,7 @@ static void end_open_single(loc_state *ls, uint64_t t) {
 
 static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   enum ot_construct c, wait;
-  sync_constructs(r->kind, &c, &wait);
+  ot_sync_constructs(r->kind, &c, &wait);
   switch (r->type) {
   case OT_SYNC_BEGIN: {
     if (ot_sync_is_implicit_barrier(r->kind) || r->kind == ompt_sync_region_barrier_explicit ||
@@ -1059,7 +993,7 @@ static void work_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   if (r->type == OT_WORK_BEGIN) {
     if (r->kind <= ompt_work_workshare) /* a work-sharing region (taskloop may sit in a single) */
       end_open_single(ls, t);
-    begin_frame(ls, F_WORK, r->kind, work_construct(r->kind), r->b, t);
+    begin_frame(ls, F_WORK, r->kind, ot_work_construct(r->kind), r->b, t);
     if (r->kind == ompt_work_single_executor)
       begin_frame(ls, F_SBLOCK, r->kind, OC_SINGLE_SBLOCK, r->b, t);
     return;
