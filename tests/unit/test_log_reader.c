@@ -6,6 +6,7 @@
  * frame whose sizes disagree and one whose bytes do not decode end the
  * stream as damaged after every record before them. */
 #include "check.h"
+#include "frame_file.h"
 #include "log/codec.h"
 #include "log/frame.h"
 #include "log/reader.h"
@@ -20,21 +21,11 @@
 #include <unistd.h>
 
 static char dir[64], path[128];
-static uint64_t frame[(1u << 20) / 8];
 static uint64_t raw[(256u << 10) / 8];
 static uint32_t seq;
 
 static void put(unsigned type, const void *a, size_t alen, const void *b, size_t blen) {
-  ot_frame_hdr *h = (ot_frame_hdr *)frame;
-  uint8_t *pl = (uint8_t *)(h + 1);
-  memcpy(pl, a, alen);
-  if (blen)
-    memcpy(pl + alen, b, blen);
-  size_t size = ot_frame_seal(h, type, (uint32_t)(alen + blen), seq++);
-  int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-  if (fd < 0 || write(fd, frame, size) != (ssize_t)size)
-    perror("unit_log_reader: write");
-  close(fd);
+  ut_frame_append(path, &seq, type, a, alen, b, blen);
 }
 
 /* One RECORDS frame of raw records [p, p + len). */
@@ -93,7 +84,7 @@ static void stream(void) {
     put(OT_FRAME_STATS, &st, sizeof st, NULL, 0);
     if (torn) {
       int fd = open(path, O_WRONLY | O_APPEND);
-      if (fd < 0 || write(fd, frame, 20) != 20)
+      if (fd < 0 || write(fd, ut_frame_last(), 20) != 20)
         perror("unit_log_reader: write");
       close(fd);
     }

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "core/clock.h"
 #include "finalize/run.h"
+#include "frame_file.h"
 #include "log/codec.h"
 #include "log/frame.h"
 #include "log/meta.h"
@@ -23,7 +24,6 @@
 #include <unistd.h>
 
 static char dir[64], logdir[96];
-static uint64_t frame[(64u << 10) / 8];
 static uint32_t seq;
 static char path[160];
 
@@ -33,16 +33,7 @@ static void start(const char *file) {
 }
 
 static void put(unsigned type, const void *a, size_t alen, const void *b, size_t blen) {
-  ot_frame_hdr *h = (ot_frame_hdr *)frame;
-  uint8_t *pl = (uint8_t *)(h + 1);
-  memcpy(pl, a, alen);
-  if (blen)
-    memcpy(pl + alen, b, blen);
-  size_t size = ot_frame_seal(h, type, (uint32_t)(alen + blen), seq++);
-  int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-  if (fd < 0 || write(fd, frame, size) != (ssize_t)size)
-    perror("unit_run: write");
-  close(fd);
+  ut_frame_append(path, &seq, type, a, alen, b, blen);
 }
 
 static void put_meta(const char *const *kv) {
