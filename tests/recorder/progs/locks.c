@@ -6,7 +6,9 @@
 int main(void) {
   omp_lock_t lock;
   omp_nest_lock_t nest;
-  int x = 0, failed = -1, succeeded = -1;
+  /* One counter per lock: a thread in the nest-lock loop while the other
+   * is still in the lock loop must not race on the same variable. */
+  int x = 0, y = 0, failed = -1, succeeded = -1;
   omp_init_lock(&lock);
   omp_init_nest_lock(&nest);
 #pragma omp parallel num_threads(2) /* @par */
@@ -19,7 +21,7 @@ int main(void) {
     for (int i = 0; i < 3; i++) {
       omp_set_nest_lock(&nest); /* @nest_outer */
       omp_set_nest_lock(&nest); /* @nest_inner */
-      x++;
+      y++;
       omp_unset_nest_lock(&nest);
       omp_unset_nest_lock(&nest);
     }
@@ -43,6 +45,6 @@ int main(void) {
   }
   omp_destroy_nest_lock(&nest);
   omp_destroy_lock(&lock);
-  printf("locks %d %d %d\n", x, failed, succeeded);
+  printf("locks %d %d %d\n", x + y, failed, succeeded);
   return 0;
 }
