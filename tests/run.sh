@@ -94,6 +94,18 @@ if [ -f "$root/tests/lint.sh" ]; then
 fi
 
 step "result"
+# The output of every failed test, last lines first in reach of a log tail.
+for log in $logs; do
+  [ -f "$root/$log" ] || continue
+  awk -v lg="$log" '
+    /Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)|Test +#[0-9]+: .*(Failed|SEGFAULT|Timeout) / {
+      keep = 1; n = 0; name = $0; next }
+    /^ *(Start +[0-9]+:|[0-9]+\/[0-9]+ Test +#)|tests passed,/ {
+      if (keep) { print "--- " lg ": " name; s = n > 30 ? n - 30 : 0
+        for (i = s; i < n; i++) print buf[i] }
+      keep = 0 }
+    keep { buf[n++] = $0 }' "$root/$log"
+done
 # One closing line over every ctest run: "N passed, N failed".
 passed=0
 failed=0
