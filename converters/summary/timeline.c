@@ -72,12 +72,8 @@ static void widen(sm_timeline *tl, uint32_t nloc) {
   tl->width *= 2;
 }
 
-static void span(sm *s, const otr_loc *l, otr_cat cat, uint64_t t0, uint64_t t1,
-                 const otr_frame *top) {
-  (void)top;
-  sm_timeline *tl = s->timeline;
-  if (!tl || l->index >= s->d->n_locations)
-    return;
+/* Adds [t0, t1) of location l to group g. */
+static void bin_add(sm *s, sm_timeline *tl, uint32_t l, int g, uint64_t t0, uint64_t t1) {
   if (!tl->started)
     start(s, tl);
   t0 = t0 < tl->origin ? tl->origin : t0;
@@ -85,13 +81,36 @@ static void span(sm *s, const otr_loc *l, otr_cat cat, uint64_t t0, uint64_t t1,
     return;
   while ((t1 - 1 - tl->origin) / tl->width >= TL_BINS)
     widen(tl, s->d->n_locations);
-  int g = group_of(cat);
-  uint64_t(*b)[G_COUNT] = tl->bins[l->index];
+  uint64_t(*b)[G_COUNT] = tl->bins[l];
   for (uint64_t t = t0; t < t1;) {
     uint64_t i = (t - tl->origin) / tl->width, end = tl->origin + (i + 1) * tl->width;
     end = end < t1 ? end : t1;
     b[i][g] += end - t;
     t = end;
+  }
+}
+
+static void span(sm *s, const otr_loc *l, otr_cat cat, uint64_t t0, uint64_t t1,
+                 const otr_frame *top) {
+  (void)top;
+  if (s->timeline && l->index < s->d->n_locations)
+    bin_add(s, s->timeline, l->index, group_of(cat), t0, t1);
+}
+
+/* Before a thread's first event and after its last (all of the run for a
+ * thread without events) it is outside any region, as the reader counts
+ * it (a worker that started late is idle until then): binned too, so that
+ * strips and per-thread totals agree. */
+static void bin_edges(sm *s, sm_timeline *tl) {
+  uint64_t first = otr_first_time(s->a), last = otr_last_time(s->a);
+  for (uint32_t l = 0; l < s->d->n_locations; l++) {
+    const otr_loc *loc = otr_location(s->a, l);
+    if (!loc->events) {
+      bin_add(s, tl, l, G_OUTSIDE, first, last);
+      continue;
+    }
+    bin_add(s, tl, l, G_OUTSIDE, first, loc->first);
+    bin_add(s, tl, l, G_OUTSIDE, loc->last, last);
   }
 }
 
@@ -124,6 +143,8 @@ static void report_timeline(sm *s, report *r) {
   sm_timeline *tl = s->timeline;
   if (!tl)
     return;
+  if (tl->started)
+    bin_edges(s, tl);
   uint32_t nb = bins_used(s);
   uint64_t first = otr_first_time(s->a);
   rtable *k = rt_new(r, "timeline", "range", "Timeline bins", true);

@@ -90,9 +90,10 @@ def test_generated():
        [299000, 104000, 304000], "thread 1 bar: work, wait, idle")
     eq((svg.attrs["data-bins"], svg.attrs["data-bin-ns"]), ("256", str(707000 // 256 + 1)),
        "bins cover the clock range")
-    for t, want in ((50000, ["serial", "none"]), (150000, ["work", "work"]),
+    # thread 1 is idle before its first and after its last event, as its bar says
+    for t, want in ((50000, ["serial", "idle"]), (150000, ["work", "work"]),
                     (250000, ["work", "barrier"]), (350000, ["serial", "idle"]),
-                    (550000, ["barrier", "work"]), (650000, ["serial", "none"])):
+                    (550000, ["barrier", "work"]), (650000, ["serial", "idle"])):
         eq([state_at(svg, st[k], t) for k in (0, 1)], want, "states at %d ns" % t)
     eq([g.attrs["data-region"] for g in root.find("g", "region")],
        ["parallel @ a.c:10", "loop @ a.c:12"], "regions by total time")
@@ -119,7 +120,7 @@ def markup(no_range, bins, width):
     eq((int(svg.attrs["data-bins"]), int(svg.attrs["data-bin-ns"])), (bins, width),
        "markup %d: bins" % no_range)
     for t, want in ((5000, ["work"] * 3), (20000, ["work", "work", "barrier"]),
-                    (45000, ["work", "barrier", "barrier"]), (80000, ["serial", "none", "none"])):
+                    (45000, ["work", "barrier", "barrier"]), (80000, ["serial", "idle", "idle"])):
         eq([state_at(svg, st[k], t) for k in range(3)], want, "markup %d: %d ns" % (no_range, t))
 
 
