@@ -25,6 +25,21 @@ typedef struct {
 
 static clock_point p0, p1;
 static int calibrated;
+/* ns per tick as whole part and 64-bit fraction, rounded up, so that
+ * converting (a multiply per record at finalize, not a 128-bit division)
+ * gives floor(ticks * dn / dt), exact on multiples. */
+static uint64_t per_tick_whole, per_tick_frac;
+
+static void set_ratio(void) {
+  unsigned __int128 dt = p1.tsc - p0.tsc, dn = p1.ns - p0.ns;
+  per_tick_whole = (uint64_t)(dn / dt);
+  unsigned __int128 rem = dn % dt;
+  per_tick_frac = (uint64_t)(((rem << 64) + dt - 1) / dt);
+}
+
+static uint64_t scale(uint64_t ticks) {
+  return ticks * per_tick_whole + (uint64_t)(((unsigned __int128)ticks * per_tick_frac) >> 64);
+}
 
 /* Shortest interval between two calibration points; a shorter run is
  * stretched by sleeping. Between the points the conversion error stays
@@ -105,6 +120,7 @@ void ot_clock_calibrate(void) {
     p1.tsc = p0.tsc + 1;
     p1.ns = p0.ns + 1;
   }
+  set_ratio();
 }
 
 void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1, uint64_t ns1) {
@@ -116,6 +132,7 @@ void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1
   if (raw1 > raw0 && ns1 > ns0) {
     p1 = (clock_point){raw1, ns1};
     calibrated = 1;
+    set_ratio();
   } else {
     ot_clock_calibrate();
   }
@@ -126,10 +143,9 @@ uint64_t ot_clock_to_ns(uint64_t raw) {
     return raw;
   if (!calibrated)
     ot_clock_calibrate();
-  unsigned __int128 dt = p1.tsc - p0.tsc, dn = p1.ns - p0.ns;
   if (raw >= p0.tsc)
-    return p0.ns + (uint64_t)((unsigned __int128)(raw - p0.tsc) * dn / dt);
-  uint64_t back = (uint64_t)((unsigned __int128)(p0.tsc - raw) * dn / dt);
+    return p0.ns + scale(raw - p0.tsc);
+  uint64_t back = scale(p0.tsc - raw);
   return back < p0.ns ? p0.ns - back : 0;
 }
 
