@@ -1205,6 +1205,22 @@ static void end_suspended(loc_state *ls, uint64_t t) {
     to_implicit(ls, t);
 }
 
+/* Where a location ends: at its last record; but a thread of a run that
+ * did not finish, with no thread_end, was still where its last record put
+ * it when the last flush pass began (the pass would have written anything
+ * later), so it ends there: a thread blocked in a wait (a deadlock killed
+ * by timeout, a snapshot) waits until then instead of ending at the wait's
+ * begin. A worker of a team its master joined goes no further than the
+ * join, as its late events do. */
+static uint64_t alive_until(const ot_run *run, const loc_state *ls) {
+  if (run->finished || ls->ended || ls->index == 0 || ls->off || run->nclock < 2)
+    return ot_out_last(ls->loc);
+  uint64_t raw = run->clock_last_raw;
+  if (ls->n > 0 && raw > ls->st[ls->n - 1].limit)
+    raw = ls->st[ls->n - 1].limit;
+  return ot_out_ts(ls->loc, raw); /* never before its last record */
+}
+
 static void mark_stopped(loc_state *ls, uint64_t t) {
   OTF2_AttributeList *al = OTF2_AttributeList_New(); /* NULL: the reason is left out */
   if (al)
@@ -1293,11 +1309,12 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
     silent = 0;
     samples_until(&ls[i], UINT64_MAX);
     silent = ls[i].off; /* left at the pause already */
-    end_suspended(&ls[i], ot_out_last(i));
-    close_all(&ls[i], ot_out_last(i));
+    uint64_t end = alive_until(run, &ls[i]);
+    end_suspended(&ls[i], end);
+    close_all(&ls[i], end);
     silent = 0;
     if (!run->finished && !ls[i].ended && ls[i].index > 0 && !ls[i].off)
-      mark_stopped(&ls[i], ot_out_last(i));
+      mark_stopped(&ls[i], end);
   }
 out:
   cur_ls = NULL;

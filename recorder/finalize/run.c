@@ -117,6 +117,7 @@ static int load_process(ot_run *run) {
   ot_meta_free(m);
   run->clock0_raw = first.raw;
   run->clock0_ns = first.ns;
+  run->clock_last_raw = last.raw;
   if (run->nclock == 0)
     ot_warn("%s has no clock calibration: times are raw ticks", path);
   ot_clock_set_points(run->use_tsc && run->nclock > 0, first.raw, first.ns, last.raw, last.ns);

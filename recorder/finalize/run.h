@@ -45,12 +45,13 @@ typedef struct ot_run {
       *metric_unit[OT_RUN_MAX_METRICS];
   int metric_estimate[OT_RUN_MAX_METRICS];
   int counters_strict;
-  uint64_t realtime_ns; /* CLOCK_REALTIME of the first calibration point */
-  uint64_t clock0_raw;  /* the first calibration point: raw tick */
-  uint64_t clock0_ns;   /* and its CLOCK_MONOTONIC time */
-  int use_tsc;          /* raw times are TSC ticks (META clock=tsc) */
-  uint32_t nclock;      /* calibration points found */
-  char *maps;           /* text of the last MAPS frame (NUL-terminated), or NULL */
+  uint64_t realtime_ns;    /* CLOCK_REALTIME of the first calibration point */
+  uint64_t clock0_raw;     /* the first calibration point: raw tick */
+  uint64_t clock0_ns;      /* and its CLOCK_MONOTONIC time */
+  int use_tsc;             /* raw times are TSC ticks (META clock=tsc) */
+  uint32_t nclock;         /* calibration points found */
+  uint64_t clock_last_raw; /* raw tick of the last one: each flush pass writes one first */
+  char *maps;              /* text of the last MAPS frame (NUL-terminated), or NULL */
   size_t maps_len;
   uint64_t lost;     /* sum over the threads */
   uint32_t ndamaged; /* locations whose log ended in a damaged frame */

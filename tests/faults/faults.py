@@ -625,6 +625,7 @@ def check_deadlock_archive(tag, out, pid, stopped):
     t.expect_kind("ThreadReleaseLock", total=0)
     for f in t.failures:
         fail("%s: %s" % (tag, f))
+    return t
 
 
 def t_deadlock_kill():
@@ -649,6 +650,13 @@ def t_deadlock_kill():
         missing = where_names_deadlock(text) if rc == 0 else ["(recover failed)"]
         if missing:
             time.sleep(0.1)
+    # One more flush pass after both waits began (the process file grows by
+    # its CLOCK frame): the archive then shows both threads still waiting.
+    proc_log = os.path.join(out, ".log", "process")
+    size = os.path.getsize(proc_log)
+    end = time.monotonic() + DEADLINE
+    while os.path.getsize(proc_log) == size and time.monotonic() < end:
+        time.sleep(0.02)
     os.kill(p.pid, signal.SIGALRM)  # timeout's own timer: it sends SIGKILL now
     # timeout sends SIGKILL to its whole process group, itself included (a
     # shell would see 128+9).
@@ -668,8 +676,23 @@ def t_deadlock_kill():
     missing = where_names_deadlock(text)
     if missing:
         fail("%s: the where report does not name %r:\n%s" % (tag, missing, text))
-    check_deadlock_archive(tag, out, pid, True)
+    t = check_deadlock_archive(tag, out, pid, True)
+    waits_until_stop(tag, t)
     expect_no_log(tag, out)
+
+
+def waits_until_stop(tag, t):
+    """Each deadlocked thread's second lock wait lasts until its stop mark,
+    the start of the last flush pass, which came after both waits began."""
+    marks = stopped_marks(t)
+    for l in t.locs:
+        waits = [e for e in t.events[l] if type(e).__name__ in ("Enter", "Leave") and
+                 e.region.name.startswith("lock wait @")]
+        last = waits[-2:] if len(waits) >= 4 else []
+        if not (len(last) == 2 and type(last[1]).__name__ == "Leave" and marks.get(l)
+                and last[1].time == marks[l][0] and last[1].time > last[0].time):
+            fail("%s: location %d: the last lock wait %r does not last until the stop mark %r"
+                 % (tag, l, [(type(e).__name__, e.time) for e in last], marks.get(l)))
 
 
 def t_snapshot():
