@@ -83,6 +83,15 @@ static void resolve_ranks(otr_archive *a) {
     if (r != OTR_NONE && r + 1 > d->n_ranks)
       d->n_ranks = r + 1;
   }
+  for (uint32_t i = 0; d->n_ranks > 1 && i < d->n_locations; i++) {
+    if (d->location_rank[i] == OTR_NONE)
+      continue;
+    size_t n = strlen(d->location_names[i]) + 32;
+    char *name = otr_xmalloc(n);
+    snprintf(name, n, "rank %u, %s", d->location_rank[i], d->location_names[i]);
+    free(d->location_names[i]);
+    d->location_names[i] = name; /* threads of all ranks are told apart */
+  }
 }
 
 static const otr_mpigroup *group(const otr_mpi *m, uint64_t id) {
