@@ -176,7 +176,7 @@ bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
     snprintf(err, errlen, "the archive holds no events");
     return false;
   }
-  if (a->omp_events == 0) {
+  if (a->omp_events == 0 && !(a->mpi && a->mpi->records)) { /* an MPI job may have no OpenMP */
     snprintf(err, errlen, "the archive holds no OpenMP records");
     return false;
   }

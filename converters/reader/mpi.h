@@ -41,6 +41,7 @@ struct otr_mpi {
   otr_inst *insts;      /* open collective instances */
   uint32_t **coll_seq;  /* per comm, per comm rank: collectives seen */
   uint64_t *coll_begin; /* per location: time of the open MpiCollectiveBegin */
+  uint64_t records;     /* MPI event records read */
   uint64_t unmatched;
   char problem[200];
 };

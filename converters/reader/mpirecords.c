@@ -10,7 +10,7 @@
 static otr_locstate *loc(otr_archive *a, OTF2_LocationRef l, uint64_t t) {
   otr_locstate *ls = otr_loc_of(a, l, t);
   if (ls)
-    otr_mpi_state(a);
+    otr_mpi_state(a)->records++;
   return ls;
 }
 

@@ -46,6 +46,7 @@ static void ranks(sm *s, report *r) {
 
 static void imbalance(sm *s, report *r) {
   const sm_mpi *m = s->mpi;
+  uint32_t n = m->n ? m->n : 1; /* at least 2: the section needs ranks */
   uint64_t bmax = 0, bsum = 0, cmax = 0, csum = 0;
   for (uint32_t k = 0; k < m->n; k++) {
     uint64_t b = sm_ns(s, m->rank[k].work), c = sm_ns(s, m->rank[k].mpi);
@@ -63,10 +64,10 @@ static void imbalance(sm *s, report *r) {
   rt_row(t);
   rt_int(t, m->n);
   rt_ns(t, bmax);
-  rt_ns(t, bsum / m->n);
+  rt_ns(t, bsum / n);
   rt_real(t, s->facts.busy_imbalance);
   rt_ns(t, cmax);
-  rt_ns(t, csum / m->n);
+  rt_ns(t, csum / n);
   rt_real(t, s->facts.mpi_imbalance);
 }
 

@@ -184,6 +184,11 @@ def test_bad():
        [("MPI_COMM_WORLD", 4, 3), ("MPI_COMM_SELF", 1, 0), ("MPI_COMM_WORLD.split 1", 0, 0)],
        "badcomm: comms")
     eq([c["operation"] for c in doc["mpi"]["collectives"]], ["allreduce"], "badcomm: collectives")
+    # a job without OpenMP: the MPI figures, no OpenMP time
+    doc = summary_json(mpi_archive("mpionly"))
+    eq([(r["rank"], r["threads"], r["mpi_ns"] // US, r["work_ns"]) for r in doc["mpi"]["ranks"]],
+       [(r[0], 1, r[3], 0) for r in RANKS], "mpionly: ranks")
+    eq(doc["mpi"]["messages"]["messages"], 4, "mpionly: messages")
 
 
 os.makedirs(WORK, exist_ok=True)

@@ -4,6 +4,7 @@
  *   gen_mpi DIR nosend     the job without rank 1's send to rank 0 (a
  *                          receive with no send)
  *   gen_mpi DIR badcomm    the split communicator refers to a missing group
+ *   gen_mpi DIR mpionly    the job without its parallel regions (no OpenMP)
  * Per rank r: a parallel region 0..100 in which thread 1 works 40 + 10r
  * and waits in the implicit barrier; then on thread 0:
  *   m1 0->1 tag 5 800 B: 1 in MPI_Recv from 110, 0's MPI_Send at 130:
@@ -103,11 +104,12 @@ static void messages(mg *g, uint32_t world, uint32_t split, int nosend) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: gen_mpi DIR job|nosend|badcomm\n");
+    fprintf(stderr, "usage: gen_mpi DIR job|nosend|badcomm|mpionly|mpionly\n");
     return 2;
   }
   const char *kind = argv[2];
-  if (strcmp(kind, "job") && strcmp(kind, "nosend") && strcmp(kind, "badcomm")) {
+  if (strcmp(kind, "job") && strcmp(kind, "nosend") && strcmp(kind, "badcomm") &&
+      strcmp(kind, "mpionly")) {
     fprintf(stderr, "gen_mpi: unknown archive '%s'\n", kind);
     return 2;
   }
@@ -117,7 +119,7 @@ int main(int argc, char **argv) {
   uint32_t world = mg_comm(g, "MPI_COMM_WORLD", 4, all, OTF2_UNDEFINED_COMM, 0);
   mg_comm(g, "MPI_COMM_SELF", 0, NULL, OTF2_UNDEFINED_COMM, 0);
   uint32_t split = mg_comm(g, "MPI_COMM_WORLD.split 1", 2, pair, world, !strcmp(kind, "badcomm"));
-  for (int r = 0; r < 4; r++)
+  for (int r = 0; r < 4 && strcmp(kind, "mpionly"); r++)
     openmp(g, r);
   messages(g, world, split, !strcmp(kind, "nosend"));
   collectives(g, world, split);
