@@ -214,6 +214,11 @@ void mg_close(mg *g) {
     for (int t = 0; t < g->threads; t++)
       OTF2_Archive_CloseEvtWriter(g->ar, g->w[r][t]);
   OTF2_Archive_CloseEvtFiles(g->ar);
+  OTF2_Archive_OpenDefFiles(g->ar); /* empty local definitions, as readers expect them */
+  for (int r = 0; r < g->ranks; r++)
+    for (int t = 0; t < g->threads; t++)
+      OTF2_Archive_CloseDefWriter(g->ar, OTF2_Archive_GetDefWriter(g->ar, loc_id(r, t)));
+  OTF2_Archive_CloseDefFiles(g->ar);
   OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(g->ar);
   CK(OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000u, g->first, g->last - g->first, 0));
   CK(OTF2_GlobalDefWriter_WriteParadigm(d, OTF2_PARADIGM_MPI, str(g, d, "MPI"),
