@@ -91,55 +91,48 @@ static void messages(sm *s, report *r) {
     rt_note(t, "%s", m->problem);
 }
 
-static const sm_mpi *order_m;
-
 static int by_bytes(const void *a, const void *b) {
-  uint64_t x = order_m->pair_bytes[*(const size_t *)a], y = order_m->pair_bytes[*(const size_t *)b];
-  if (x != y)
-    return x < y ? 1 : -1;
-  return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+  const sm_pair *x = *(const sm_pair *const *)a, *y = *(const sm_pair *const *)b;
+  if (x->bytes != y->bytes)
+    return x->bytes < y->bytes ? 1 : -1;
+  return x < y ? -1 : x > y; /* then in rank order */
 }
 
-static void pairs(sm *s, report *r) {
-  const sm_mpi *m = s->mpi;
-  size_t n = 0, *idx = otr_xcalloc((size_t)m->n * m->n + 1, sizeof *idx);
-  for (size_t i = 0; i < (size_t)m->n * m->n; i++)
-    if (m->pair_msgs[i])
-      idx[n++] = i;
-  order_m = m;
-  qsort(idx, n, sizeof *idx, by_bytes);
-  rtable *t = rt_new(r, "mpi", "pairs", "Messages per pair of ranks", false);
+static void pair_row(rtable *t, const sm_pair *p) {
+  rt_row(t);
+  rt_int(t, p->sender);
+  rt_int(t, p->receiver);
+  rt_int(t, (int64_t)p->msgs);
+  rt_int(t, (int64_t)p->bytes);
+}
+
+static rtable *pair_table(report *r, const char *id, const char *title) {
+  rtable *t = rt_new(r, "mpi", id, title, false);
   rt_col(t, "sender", "Sender", RV_INT);
   rt_col(t, "receiver", "Receiver", RV_INT);
   rt_col(t, "messages", "Messages", RV_INT);
   rt_col(t, "bytes", "Bytes", RV_INT);
-  for (uint32_t i = 0; i < sm_limit(s, (uint32_t)n); i++) {
-    rt_row(t);
-    rt_int(t, (int64_t)(idx[i] / m->n));
-    rt_int(t, (int64_t)(idx[i] % m->n));
-    rt_int(t, (int64_t)m->pair_msgs[idx[i]]);
-    rt_int(t, (int64_t)m->pair_bytes[idx[i]]);
-  }
-  free(idx);
+  return t;
+}
+
+static void pairs(sm *s, report *r) {
+  const sm_mpi *m = s->mpi;
+  const sm_pair **v = otr_xcalloc(m->npairs + 1, sizeof *v);
+  for (uint32_t i = 0; i < m->npairs; i++)
+    v[i] = &m->pairs[i];
+  qsort(v, m->npairs, sizeof *v, by_bytes);
+  rtable *t = pair_table(r, "pairs", "Messages per pair of ranks");
+  for (uint32_t i = 0; i < sm_limit(s, m->npairs); i++)
+    pair_row(t, v[i]);
+  free(v);
 }
 
 /* Every pair that exchanged messages, in rank order (--threads, HTML). */
 static void matrix(sm *s, report *r) {
   const sm_mpi *m = s->mpi;
-  rtable *t = rt_new(r, "mpi", "matrix", "Messages between all ranks", false);
-  rt_col(t, "sender", "Sender", RV_INT);
-  rt_col(t, "receiver", "Receiver", RV_INT);
-  rt_col(t, "messages", "Messages", RV_INT);
-  rt_col(t, "bytes", "Bytes", RV_INT);
-  for (size_t i = 0; i < (size_t)m->n * m->n; i++) {
-    if (!m->pair_msgs[i])
-      continue;
-    rt_row(t);
-    rt_int(t, (int64_t)(i / m->n));
-    rt_int(t, (int64_t)(i % m->n));
-    rt_int(t, (int64_t)m->pair_msgs[i]);
-    rt_int(t, (int64_t)m->pair_bytes[i]);
-  }
+  rtable *t = pair_table(r, "matrix", "Messages between all ranks");
+  for (uint32_t i = 0; i < m->npairs; i++)
+    pair_row(t, &m->pairs[i]);
 }
 
 static void comms(sm *s, report *r) {

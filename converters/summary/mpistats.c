@@ -22,8 +22,6 @@ static void init(sm *s) {
   m->rank = otr_xcalloc(m->n, sizeof *m->rank);
   for (uint32_t r = 0; r < m->n; r++)
     m->rank[r].first = UINT64_MAX;
-  m->pair_msgs = otr_xcalloc((size_t)m->n * m->n, sizeof *m->pair_msgs);
-  m->pair_bytes = otr_xcalloc((size_t)m->n * m->n, sizeof *m->pair_bytes);
   m->comm_msgs = otr_xcalloc(d->n_comms + 1, sizeof *m->comm_msgs);
   m->comm_bytes = otr_xcalloc(d->n_comms + 1, sizeof *m->comm_bytes);
   m->comm_colls = otr_xcalloc(d->n_comms + 1, sizeof *m->comm_colls);
@@ -58,14 +56,51 @@ static uint64_t min64(uint64_t a, uint64_t b) {
   return a < b ? a : b;
 }
 
+static uint32_t pair_hash(uint32_t a, uint32_t b, uint32_t n) {
+  uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ull;
+  return (uint32_t)(h >> 32) & (n - 1);
+}
+
+static void rehash(sm_mpi *m) {
+  free(m->slot);
+  m->nslots = m->nslots ? 2 * m->nslots : 64;
+  m->slot = otr_xcalloc(m->nslots, sizeof *m->slot);
+  for (uint32_t i = 0; i < m->npairs; i++) {
+    uint32_t h = pair_hash(m->pairs[i].sender, m->pairs[i].receiver, m->nslots);
+    while (m->slot[h])
+      h = (h + 1) & (m->nslots - 1);
+    m->slot[h] = i + 1;
+  }
+}
+
+/* The pair's entry, added on first use. */
+static sm_pair *pair(sm_mpi *m, uint32_t a, uint32_t b) {
+  if (2 * (m->npairs + 1) > m->nslots)
+    rehash(m);
+  uint32_t h = pair_hash(a, b, m->nslots);
+  for (; m->slot[h]; h = (h + 1) & (m->nslots - 1)) {
+    sm_pair *p = &m->pairs[m->slot[h] - 1];
+    if (p->sender == a && p->receiver == b)
+      return p;
+  }
+  if (m->npairs == m->cappairs) {
+    m->cappairs = m->cappairs ? 2 * m->cappairs : 64;
+    m->pairs = otr_xrealloc(m->pairs, m->cappairs * sizeof *m->pairs);
+  }
+  m->slot[h] = ++m->npairs;
+  m->pairs[m->npairs - 1] = (sm_pair){a, b, 0, 0};
+  return &m->pairs[m->npairs - 1];
+}
+
 static void message(sm *s, const otr_msg *g) {
   sm_mpi *m = s->mpi;
   if (!m || g->sender >= m->n || g->receiver >= m->n)
     return;
   m->msgs++;
   m->bytes += g->bytes;
-  m->pair_msgs[(size_t)g->sender * m->n + g->receiver]++;
-  m->pair_bytes[(size_t)g->sender * m->n + g->receiver] += g->bytes;
+  sm_pair *p = pair(m, g->sender, g->receiver);
+  p->msgs++;
+  p->bytes += g->bytes;
   m->comm_msgs[g->comm]++;
   m->comm_bytes[g->comm] += g->bytes;
   if (g->recv_begin < g->send_begin) /* the receiver waited for the send to begin */
@@ -124,11 +159,20 @@ static const char *worst(sm *s, int kind, uint64_t *ns) {
   return m->worst[kind];
 }
 
+static int by_ranks(const void *a, const void *b) {
+  const sm_pair *x = a, *y = b;
+  if (x->sender != y->sender)
+    return x->sender < y->sender ? -1 : 1;
+  return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
+}
+
 static void finish(sm *s) {
   sm_mpi *m = s->mpi;
   if (!m)
     return;
   finish_ranks(s);
+  if (m->npairs)
+    qsort(m->pairs, m->npairs, sizeof *m->pairs, by_ranks);
   m->unmatched = otr_mpi_unmatched(s->a, &m->problem);
   sm_facts *f = &s->facts;
   f->ranks = m->n;
@@ -152,7 +196,7 @@ static void free_mpi(sm *s) {
   if (!m)
     return;
   free(m->rank);
-  free(m->pair_msgs), free(m->pair_bytes);
+  free(m->pairs), free(m->slot);
   free(m->comm_msgs), free(m->comm_bytes), free(m->comm_colls);
   for (int k = 0; k < SM_NWAITS; k++)
     free(m->lost[k]);

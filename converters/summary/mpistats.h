@@ -22,11 +22,19 @@ typedef struct {
   uint64_t count, bytes, ticks;
 } sm_ops;
 
+/* Messages from one rank to another; only pairs that exchanged any. */
+typedef struct {
+  uint32_t sender, receiver;
+  uint64_t msgs, bytes;
+} sm_pair;
+
 struct sm_mpi {
   uint32_t n;    /* ranks */
   uint32_t none; /* index of lost[kind][] for records outside any MPI call */
   sm_rank *rank;
-  uint64_t *pair_msgs, *pair_bytes; /* n x n, sender-major */
+  sm_pair *pairs; /* in rank order after finish */
+  uint32_t npairs, cappairs;
+  uint32_t *slot, nslots; /* hash of pairs: index + 1, 0 empty */
   uint64_t msgs, bytes;
   uint64_t *comm_msgs, *comm_bytes, *comm_colls; /* per comm */
   sm_ops ops[32];                                /* per OTF2_CollectiveOp */
