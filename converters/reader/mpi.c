@@ -38,6 +38,9 @@ otr_mpi *otr_mpi_state(otr_archive *a) {
     m->req = otr_xcalloc(n, sizeof *m->req);
     m->nreq = otr_xcalloc(n, sizeof *m->nreq);
     m->capreq = otr_xcalloc(n, sizeof *m->capreq);
+    m->held = otr_xcalloc(n, sizeof *m->held);
+    m->nheld = otr_xcalloc(n, sizeof *m->nheld);
+    m->capheld = otr_xcalloc(n, sizeof *m->capheld);
     m->chans = otr_xcalloc(NCHANS, sizeof *m->chans);
     m->coll_seq = otr_xcalloc(a->d.n_comms + 1, sizeof *m->coll_seq);
     m->coll_begin = otr_xcalloc(n, sizeof *m->coll_begin);
@@ -61,9 +64,7 @@ static otr_chan *chan(otr_mpi *m, const otr_msg *k) {
   return c;
 }
 
-/* A completed half: matched with the oldest waiting half of the other
- * kind, else queued. */
-static void match(otr_archive *a, const otr_msg *h, char kind) {
+void otr_mpi_match(otr_archive *a, const otr_msg *h, char kind) {
   otr_chan *c = chan(a->mpi, h);
   if (c->n && c->kind != kind) {
     otr_msg q = c->q[c->head];
@@ -124,10 +125,10 @@ static void collective(otr_archive *a, const otr_coll *p) {
 static void complete(otr_archive *a, otr_pend *p, uint64_t end) {
   if (p->kind == 's') {
     p->m.send_end = end;
-    match(a, &p->m, 's');
+    otr_mpi_match(a, &p->m, 's');
   } else if (p->kind == 'r') {
     p->m.recv_end = end;
-    match(a, &p->m, 'r');
+    otr_mpi_received(a, &p->m);
   } else {
     collective(a, &p->c);
   }
@@ -198,6 +199,7 @@ void otr_mpi_finish(otr_archive *a) {
       complete(a, &m->pend[i][j], now(ls));
     m->npend[i] = 0;
   }
+  otr_mpi_release_all(a);
   for (uint32_t h = 0; h < NCHANS; h++)
     for (otr_chan *c = m->chans[h]; c; c = c->next) {
       if (!c->n)
@@ -219,12 +221,10 @@ void otr_mpi_events_free(otr_archive *a) {
   otr_mpi *m = a->mpi;
   if (!m || !m->pend)
     return;
-  for (uint32_t i = 0; i < a->d.n_locations; i++) {
+  for (uint32_t i = 0; i < a->d.n_locations; i++)
     free(m->pend[i]);
-    free(m->req[i]);
-  }
   free(m->pend), free(m->npend), free(m->cappend);
-  free(m->req), free(m->nreq), free(m->capreq);
+  otr_mpi_order_free(a);
   for (uint32_t h = 0; h < NCHANS; h++)
     for (otr_chan *c = m->chans[h], *n; c; c = n) {
       n = c->next;

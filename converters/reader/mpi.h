@@ -34,8 +34,10 @@ struct otr_mpi {
   /* event pass (mpi.c) */
   otr_pend **pend; /* per location: records of open MPI calls */
   uint32_t *npend, *cappend;
-  uint64_t **req; /* per location: (request id, post time) pairs of MPI_Irecv */
+  uint64_t **req; /* per location: (request id, post time) pairs of open MPI_Irecv */
   uint32_t *nreq, *capreq;
+  otr_msg **held; /* per location: completed receives waiting for earlier posted ones */
+  uint32_t *nheld, *capheld;
   otr_chan **chans; /* hash of message channels */
   uint32_t nchans;
   otr_inst *insts;      /* open collective instances */
@@ -67,6 +69,17 @@ otr_mpi *otr_mpi_state(otr_archive *a); /* allocates the event pass's state */
 otr_pend *otr_mpi_pend(otr_archive *a, otr_locstate *ls, char kind, uint64_t *begin,
                        uint32_t *region);
 void otr_mpi_settle(otr_archive *a, otr_locstate *ls);
+/* A completed half ('s' send, 'r' receive): matched with the oldest waiting
+ * half of the other kind on its channel, else queued. */
+void otr_mpi_match(otr_archive *a, const otr_msg *h, char kind);
+/* mpiorder.c: MPI_Irecv's request posted at t on location i; taken back
+ * (its time, UINT64_MAX if unknown) by the MpiIrecv completing it. */
+void otr_mpi_post(otr_archive *a, uint32_t i, uint64_t req, uint64_t t);
+uint64_t otr_mpi_posted(otr_archive *a, uint32_t i, uint64_t req);
+/* A completed receive, to the matching in posting order. */
+void otr_mpi_received(otr_archive *a, const otr_msg *h);
+void otr_mpi_release_all(otr_archive *a);
+void otr_mpi_order_free(otr_archive *a);
 /* mpirecords.c */
 void otr_mpi_evt_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 /* A Leave of region on ls, before the stack pops: completes the records of

@@ -46,25 +46,12 @@ static void send(otr_archive *a, otr_locstate *ls, uint32_t to, OTF2_CommRef com
   otr_mpi_settle(a, ls);
 }
 
-/* The posting time of request req of ls (removed), else OTR_NONE. */
-static uint64_t posted(otr_mpi *m, uint32_t i, uint64_t req) {
-  for (uint32_t k = 0; m->req && k < m->nreq[i]; k++)
-    if (m->req[i][2 * k] == req) {
-      uint64_t t = m->req[i][2 * k + 1];
-      m->req[i][2 * k] = m->req[i][2 * (m->nreq[i] - 1)];
-      m->req[i][2 * k + 1] = m->req[i][2 * (m->nreq[i] - 1) + 1];
-      m->nreq[i]--;
-      return t;
-    }
-  return UINT64_MAX;
-}
-
 static void recv(otr_archive *a, otr_locstate *ls, uint32_t from, OTF2_CommRef comm, uint32_t tag,
                  uint64_t bytes, const uint64_t *req) {
   uint32_t c, w;
   if (!peer(a, ls, comm, from, &c, &w))
     return;
-  uint64_t begin, post = req ? posted(a->mpi, ls->pub.index, *req) : UINT64_MAX;
+  uint64_t begin, post = req ? otr_mpi_posted(a, ls->pub.index, *req) : UINT64_MAX;
   uint32_t region;
   otr_msg *m = &otr_mpi_pend(a, ls, 'r', &begin, &region)->m;
   m->comm = c, m->tag = tag, m->sender = w, m->receiver = a->d.location_rank[ls->pub.index];
@@ -97,18 +84,9 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 static OTF2_CallbackCode on_request(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                     OTF2_AttributeList *al, uint64_t req) {
   (void)al;
-  otr_archive *a = A(u);
-  otr_locstate *ls = loc(a, l, t);
-  if (!ls)
-    return OTF2_CALLBACK_SUCCESS;
-  otr_mpi *m = a->mpi;
-  uint32_t i = ls->pub.index;
-  if (m->nreq[i] == m->capreq[i]) {
-    m->capreq[i] = m->capreq[i] ? 2 * m->capreq[i] : 8;
-    m->req[i] = otr_xrealloc(m->req[i], 2 * m->capreq[i] * sizeof **m->req);
-  }
-  m->req[i][2 * m->nreq[i]] = req;
-  m->req[i][2 * m->nreq[i]++ + 1] = now(ls);
+  otr_locstate *ls = loc(A(u), l, t);
+  if (ls)
+    otr_mpi_post(A(u), ls->pub.index, req, now(ls));
   return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -5,6 +5,9 @@
  *                          receive with no send)
  *   gen_mpi DIR badcomm    the split communicator refers to a missing group
  *   gen_mpi DIR mpionly    the job without its parallel regions (no OpenMP)
+ *   gen_mpi DIR reorder    the job, then 3 posts MPI_Irecv A and B from 2 (tag
+ *                          11) and waits for B first: 2's first send (100 B at
+ *                          310) is A's, its second (200 B at 312) B's
  * Per rank r: a parallel region 0..100 in which thread 1 works 40 + 10r
  * and waits in the implicit barrier; then on thread 0:
  *   m1 0->1 tag 5 800 B: 1 in MPI_Recv from 110, 0's MPI_Send at 130:
@@ -102,6 +105,16 @@ static void messages(mg *g, uint32_t world, uint32_t split, int nosend) {
   call(g, 3, SEND, 150), mg_send(g, 3, 150 * US, 1, split, 9, 8000), done(g, 3, SEND, 175);
 }
 
+/* Receives completed in another order than posted (see the top). */
+static void reorder(mg *g, uint32_t world) {
+  call(g, 3, IRECV, 300), mg_irecv_request(g, 3, 301 * US, 21), done(g, 3, IRECV, 302);
+  call(g, 3, IRECV, 303), mg_irecv_request(g, 3, 304 * US, 22), done(g, 3, IRECV, 305);
+  call(g, 2, SEND, 310), mg_send(g, 2, 310 * US, 3, world, 11, 100), done(g, 2, SEND, 311);
+  call(g, 2, SEND, 312), mg_send(g, 2, 312 * US, 3, world, 11, 200), done(g, 2, SEND, 313);
+  call(g, 3, WAIT, 306), mg_irecv(g, 3, 320 * US, 2, world, 11, 200, 22), done(g, 3, WAIT, 320);
+  call(g, 3, WAIT, 321), mg_irecv(g, 3, 322 * US, 2, world, 11, 100, 21), done(g, 3, WAIT, 322);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: gen_mpi DIR job|nosend|badcomm|mpionly|mpionly\n");
@@ -109,7 +122,7 @@ int main(int argc, char **argv) {
   }
   const char *kind = argv[2];
   if (strcmp(kind, "job") && strcmp(kind, "nosend") && strcmp(kind, "badcomm") &&
-      strcmp(kind, "mpionly")) {
+      strcmp(kind, "mpionly") && strcmp(kind, "reorder")) {
     fprintf(stderr, "gen_mpi: unknown archive '%s'\n", kind);
     return 2;
   }
@@ -123,6 +136,8 @@ int main(int argc, char **argv) {
     openmp(g, r);
   messages(g, world, split, !strcmp(kind, "nosend"));
   collectives(g, world, split);
+  if (!strcmp(kind, "reorder"))
+    reorder(g, world);
   mg_close(g);
   return 0;
 }

@@ -1,7 +1,7 @@
 /* The reader's MPI model on the archives of gen_mpi.c: ranks, comms, the
  * messages matched send to receive with both calls' times, collective
  * instances, and what bad archives leave unmatched.
- *   mpiview_reader DIR job|nosend|badcomm */
+ *   mpiview_reader DIR job|nosend|badcomm|reorder */
 #include "check.h"
 #include "otr.h"
 
@@ -144,6 +144,16 @@ int main(int argc, char **argv) {
     collectives(&s, 2);
     CHECK_U64("unmatched", unmatched, 0);
     CHECK_TRUE("no problem", problem == NULL);
+  } else if (!strcmp(kind, "reorder")) {
+    CHECK_U64("messages", s.nm, 6);
+    messages(d, &s);
+    CHECK_U64("A: posted first", s.m[4].posted, 301 * US);
+    CHECK_U64("A: 100 B", s.m[4].bytes, 100);
+    CHECK_U64("A: the first send", s.m[4].send_t, 310 * US);
+    CHECK_U64("B: posted second", s.m[5].posted, 304 * US);
+    CHECK_U64("B: 200 B", s.m[5].bytes, 200);
+    CHECK_U64("B: the second send", s.m[5].send_t, 312 * US);
+    CHECK_U64("unmatched", unmatched, 0);
   } else if (!strcmp(kind, "nosend")) {
     CHECK_U64("messages", s.nm, 3);
     collectives(&s, 2);
