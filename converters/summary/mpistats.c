@@ -3,8 +3,8 @@
  * time lost waiting: late sender (a receive or wait that began before its
  * message's send began, charged to the send's call site), late receiver (a
  * blocking send still in its call when the receive was posted) and wait at
- * collectives (a rank in a collective before the last rank of the
- * communicator entered it, charged to its call site). */
+ * collectives (a rank in a collective before the rank it needs entered it,
+ * charged to its call site). */
 #include "mpistats.h"
 #include "xalloc.h"
 
@@ -109,6 +109,36 @@ static void message(sm *s, const otr_msg *g) {
     lose(m, SM_LATE_RECEIVER, g->send_region, g->posted - g->send_begin);
 }
 
+/* Who waits for whom in a collective: in a one-to-all operation the other
+ * ranks wait for the root to arrive, in an all-to-one the root waits for the
+ * last rank, in the others (barrier, all-to-all) every rank for the last. */
+static int direction(OTF2_CollectiveOp op) {
+  switch (op) {
+  case OTF2_COLLECTIVE_OP_BCAST:
+  case OTF2_COLLECTIVE_OP_SCATTER:
+  case OTF2_COLLECTIVE_OP_SCATTERV:
+    return 1;
+  case OTF2_COLLECTIVE_OP_GATHER:
+  case OTF2_COLLECTIVE_OP_GATHERV:
+  case OTF2_COLLECTIVE_OP_REDUCE:
+    return -1;
+  default:
+    return 0;
+  }
+}
+
+/* Rank k's wait in the collective c[0..n) (ticks). */
+static uint64_t coll_wait(const otr_coll *c, uint32_t n, uint32_t k, uint64_t last) {
+  int dir = direction(c[0].op);
+  uint32_t root = c[0].root;
+  if (dir && root >= n) /* a rooted operation without its root: no one to wait for */
+    return 0;
+  uint64_t until = dir > 0 ? c[root].begin : last;
+  if ((dir > 0 && k == root) || (dir < 0 && k != root) || until <= c[k].begin)
+    return 0;
+  return min64(until, c[k].end) - c[k].begin;
+}
+
 static void collective(sm *s, const otr_coll *c, uint32_t n) {
   sm_mpi *m = s->mpi;
   if (!m || !n)
@@ -122,7 +152,7 @@ static void collective(sm *s, const otr_coll *c, uint32_t n) {
   for (uint32_t k = 0; k < n; k++) {
     o->bytes += c[k].sent + c[k].received;
     o->ticks += c[k].end - c[k].begin;
-    lose(m, SM_COLL_WAIT, c[k].region, min64(last, c[k].end) - c[k].begin);
+    lose(m, SM_COLL_WAIT, c[k].region, coll_wait(c, n, k, last));
   }
 }
 

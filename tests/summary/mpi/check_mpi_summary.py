@@ -110,6 +110,16 @@ def test_json():
     doc = summary_json(mpi_archive("job"), "--top", "2")
     eq([(p["sender"], p["receiver"]) for p in doc["mpi"]["pairs"]], [(3, 1), (2, 3)], "top pairs")
     eq(len(doc["mpi"]["waits"]), 2, "top waits")
+    # rooted collectives: the others wait for a bcast's root, a reduce's root for the last
+    doc = summary_json(mpi_archive("reorder"), "--top", "0")
+    eq(doc["mpi"]["messages"]["collective_wait_ns"], 74 * US, "reorder: wait at collectives")
+    eq([(w["site"], w["time_ns"] // US, w["count"]) for w in doc["mpi"]["waits"]
+        if w["site"].startswith(("MPI_Bcast", "MPI_Reduce"))],
+       [("MPI_Reduce @ job.c:51", 5, 1), ("MPI_Bcast @ job.c:50", 4, 2)], "rooted waits")
+    eq([(c["operation"], c["count"], c["bytes"], c["time_ns"] // US)
+        for c in doc["mpi"]["collectives"]],
+       [("barrier", 1, 0, 15), ("bcast", 1, 384, 15 + 13 + 12 + 4),
+        ("allreduce", 1, 64, 100), ("reduce", 1, 64, 10 + 8 + 5 + 9)], "reorder: collectives")
     check("matrix" not in doc["mpi"], "matrix only with --threads")
     doc = summary_json(mpi_archive("job"), "--threads", "--top", "1")
     eq([(p["sender"], p["receiver"], p["bytes"]) for p in doc["mpi"]["matrix"]],

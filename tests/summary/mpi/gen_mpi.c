@@ -7,7 +7,11 @@
  *   gen_mpi DIR mpionly    the job without its parallel regions (no OpenMP)
  *   gen_mpi DIR reorder    the job, then 3 posts MPI_Irecv A and B from 2 (tag
  *                          11) and waits for B first: 2's first send (100 B at
- *                          310) is A's, its second (200 B at 312) B's
+ *                          310) is A's, its second (200 B at 312) B's;
+ *                          an MPI_Bcast from root 2 (entered at 330, 332,
+ *                          333, 341; left at 345: 3 + 1 waiting for the
+ *                          root) and an MPI_Reduce to root 0 (350, 352, 355,
+ *                          351; left at 360: the root waits 5 for rank 2)
  * Per rank r: a parallel region 0..100 in which thread 1 works 40 + 10r
  * and waits in the implicit barrier; then on thread 0:
  *   m1 0->1 tag 5 800 B: 1 in MPI_Recv from 110, 0's MPI_Send at 130:
@@ -28,7 +32,7 @@
 
 #define US 1000u
 
-enum { PAR, IBAR, SEND, RECV, ALLRED, IRECV, WAIT, ISEND, BARRIER };
+enum { PAR, IBAR, SEND, RECV, ALLRED, IRECV, WAIT, ISEND, BARRIER, BCAST, REDUCE };
 
 static void regions(mg *g) {
   mg_region(g, "parallel @ job.c:10", OTF2_REGION_ROLE_PARALLEL, OTF2_PARADIGM_OPENMP, "job.c", 10);
@@ -41,6 +45,8 @@ static void regions(mg *g) {
   mg_region(g, "MPI_Wait", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, "job.c", 23);
   mg_region(g, "MPI_Isend", OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI, "job.c", 24);
   mg_region(g, "MPI_Barrier", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI, "job.c", 40);
+  mg_region(g, "MPI_Bcast", OTF2_REGION_ROLE_COLL_ONE2ALL, OTF2_PARADIGM_MPI, "job.c", 50);
+  mg_region(g, "MPI_Reduce", OTF2_REGION_ROLE_COLL_ALL2ONE, OTF2_PARADIGM_MPI, "job.c", 51);
 }
 
 static void openmp(mg *g, int r) {
@@ -113,6 +119,16 @@ static void reorder(mg *g, uint32_t world) {
   call(g, 2, SEND, 312), mg_send(g, 2, 312 * US, 3, world, 11, 200), done(g, 2, SEND, 313);
   call(g, 3, WAIT, 306), mg_irecv(g, 3, 320 * US, 2, world, 11, 200, 22), done(g, 3, WAIT, 320);
   call(g, 3, WAIT, 321), mg_irecv(g, 3, 322 * US, 2, world, 11, 100, 21), done(g, 3, WAIT, 322);
+  static const uint64_t bcast[4] = {330, 332, 333, 341}, reduce[4] = {350, 352, 355, 351};
+  for (int r = 0; r < 4; r++) {
+    call(g, r, BCAST, bcast[r]), mg_coll_begin(g, r, bcast[r] * US);
+    mg_coll_end(g, r, 345 * US, OTF2_COLLECTIVE_OP_BCAST, world, 2, r == 2 ? 192 : 0,
+                r == 2 ? 0 : 64);
+    done(g, r, BCAST, 345);
+    call(g, r, REDUCE, reduce[r]), mg_coll_begin(g, r, reduce[r] * US);
+    mg_coll_end(g, r, 360 * US, OTF2_COLLECTIVE_OP_REDUCE, world, 0, 8, r == 0 ? 32 : 0);
+    done(g, r, REDUCE, 360);
+  }
 }
 
 int main(int argc, char **argv) {
