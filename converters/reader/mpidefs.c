@@ -63,9 +63,13 @@ static const char *str(const otr_archive *a, uint64_t ref) {
   return i == OTR_NONE ? "" : a->str[i];
 }
 
-/* "rank 3" -> 3, else OTR_NONE */
+/* "rank 3" (omptrace) or "MPI Rank 3" (Score-P) -> 3, else OTR_NONE */
 static uint32_t rank_of_name(const char *s) {
-  if (strncmp(s, "rank ", 5) || s[5] < '0' || s[5] > '9')
+  if (!strncmp(s, "MPI Rank ", 9))
+    s += 4;
+  if (strncmp(s, "rank ", 5) && strncmp(s, "Rank ", 5))
+    return OTR_NONE;
+  if (s[5] < '0' || s[5] > '9')
     return OTR_NONE;
   char *end;
   unsigned long r = strtoul(s + 5, &end, 10);

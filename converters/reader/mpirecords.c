@@ -23,7 +23,10 @@ static bool peer(otr_archive *a, otr_locstate *ls, OTF2_CommRef comm, uint32_t p
   if (*w != OTR_NONE)
     return true;
   a->mpi->unmatched++;
-  if (*c == OTR_NONE)
+  if (self == OTR_NONE)
+    otr_mpi_note(a, "%s has MPI records but belongs to no rank (a location group 'rank R')",
+                 a->d.location_names[ls->pub.index]);
+  else if (*c == OTR_NONE)
     otr_mpi_note(a, "%s has a message on communicator %llu, which is not defined",
                  a->d.location_names[ls->pub.index], (unsigned long long)comm);
   else
