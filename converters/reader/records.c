@@ -56,8 +56,10 @@ static OTF2_CallbackCode on_cc_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void 
   otr_archive *a = A(u);
   otr_locstate *ls = otr_loc_of(a, l, t);
   uint32_t r = context_region(a, c);
-  if (ls && r != OTR_NONE)
+  if (ls && r != OTR_NONE) {
+    otr_mpi_leave(a, ls, r);
     otr_leave_region(a, ls, r);
+  }
   return OTF2_CALLBACK_SUCCESS;
 }
 
