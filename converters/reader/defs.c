@@ -62,9 +62,9 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
 static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name,
                                   OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
                                   OTF2_LocationGroupRef creator) {
-  (void)parent, (void)creator;
+  (void)creator;
   otr_raw *r = push(&((ctx *)u)->a->raw_groups);
-  r->id = self, r->a = name, r->b = type;
+  r->id = self, r->a = name, r->b = type, r->d = parent;
   return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -29,6 +29,8 @@ struct otr_mpi {
   otr_mpigroup *groups;
   uint32_t ngroups;
   otr_raw *comms; /* id, a = name, d = group, b = parent id */
+  otr_raw *nodes; /* system tree nodes: id, a = name */
+  uint32_t nnodes;
   uint32_t ncomms;
   otr_idmap comm_of; /* Comm id -> comm index */
   /* event pass (mpi.c) */

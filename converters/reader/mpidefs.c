@@ -43,7 +43,19 @@ static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_node(void *u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+                                 OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent) {
+  (void)cls, (void)parent;
+  otr_mpi *m = mpi_of(*(otr_archive **)u);
+  m->nodes = otr_xrealloc(m->nodes, (m->nnodes + 1) * sizeof *m->nodes);
+  otr_raw *r = &m->nodes[m->nnodes++];
+  memset(r, 0, sizeof *r);
+  r->id = self, r->a = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 void otr_mpi_def_callbacks(OTF2_GlobalDefReaderCallbacks *cb) {
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, on_node);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
 }
@@ -76,6 +88,7 @@ static uint32_t rank_of_name(const char *s) {
   return *end || r >= OTR_NONE ? OTR_NONE : (uint32_t)r;
 }
 
+/* Ranks of the locations, each rank's node (its group's system tree parent). */
 static void resolve_ranks(otr_archive *a) {
   otr_defs *d = &a->d;
   d->location_rank = otr_xcalloc(d->n_locations + 1, sizeof *d->location_rank);
@@ -87,6 +100,15 @@ static void resolve_ranks(otr_archive *a) {
     if (r != OTR_NONE && r + 1 > d->n_ranks)
       d->n_ranks = r + 1;
   }
+  d->rank_node = otr_xcalloc(d->n_ranks + 1, sizeof *d->rank_node);
+  for (uint32_t i = 0; i < d->n_locations; i++) {
+    uint32_t r = d->location_rank[i], g = d->location_group[i];
+    for (uint32_t k = 0; r != OTR_NONE && !d->rank_node[r] && k < a->mpi->nnodes; k++)
+      if (a->mpi->nodes[k].id == a->raw_groups.v[g].d)
+        d->rank_node[r] = str(a, a->mpi->nodes[k].a);
+  }
+  for (uint32_t r = 0; r < d->n_ranks; r++)
+    d->rank_node[r] = otr_xstrdup(d->rank_node[r] ? d->rank_node[r] : "");
   for (uint32_t i = 0; d->n_ranks > 1 && i < d->n_locations; i++) {
     if (d->location_rank[i] == OTR_NONE)
       continue;
@@ -167,6 +189,9 @@ void otr_mpi_defs_free(otr_archive *a) {
   }
   free(a->d.comms);
   free(a->d.location_rank);
+  for (uint32_t r = 0; a->d.rank_node && r < a->d.n_ranks; r++)
+    free((char *)a->d.rank_node[r]);
+  free(a->d.rank_node);
   free(a->d.mpi_problem);
   if (!m)
     return;
@@ -174,6 +199,7 @@ void otr_mpi_defs_free(otr_archive *a) {
     free(m->groups[g].members);
   free(m->groups);
   free(m->comms);
+  free(m->nodes);
   otr_idmap_free(&m->comm_of);
   free(m);
   a->mpi = NULL;

@@ -107,6 +107,7 @@ typedef struct {
    * group named "rank R"; n_ranks is 0 for a program without MPI */
   uint32_t n_ranks;
   uint32_t *location_rank; /* index -> world rank, OTR_NONE when not in a rank */
+  const char **rank_node;  /* rank -> its system tree node (host), "" when unknown */
   uint32_t n_comms;
   struct otr_comm *comms; /* MPI communicators (not OpenMP teams) */
   char *mpi_problem;      /* the first inconsistency of the MPI definitions, else NULL */

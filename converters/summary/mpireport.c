@@ -27,6 +27,7 @@ static void ranks(sm *s, report *r) {
   const sm_mpi *m = s->mpi;
   rtable *t = rt_new(r, "mpi", "ranks", "Time per rank", false);
   rt_col(t, "rank", "Rank", RV_INT);
+  rt_col(t, "node", "Node", RV_STR);
   rt_col(t, "threads", "Threads", RV_INT);
   rt_col(t, "wall_ns", "Wall", RV_NS);
   rt_col(t, "mpi_ns", "MPI", RV_NS);
@@ -36,6 +37,7 @@ static void ranks(sm *s, report *r) {
     const sm_rank *x = &m->rank[k];
     rt_row(t);
     rt_int(t, k);
+    rt_str(t, s->d->rank_node[k]);
     rt_int(t, x->threads);
     rt_ns(t, x->threads ? sm_ns(s, x->last - x->first) : 0);
     rt_ns(t, sm_ns(s, x->mpi));

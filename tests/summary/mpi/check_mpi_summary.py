@@ -76,6 +76,7 @@ WAITS = [("collective_wait", "MPI_Allreduce @ job.c:30", 60, 3),
 def check_job(m):
     eq([(r["rank"], r["threads"], r["wall_ns"] // US, r["mpi_ns"] // US, r["work_ns"] // US,
          r["wait_ns"] // US) for r in m["ranks"]], RANKS, "ranks")
+    eq([r["node"] for r in m["ranks"]], ["node0", "node0", "node1", "node1"], "nodes of the ranks")
     i = m["imbalance"]
     eq((i["ranks"], i["busy_max_ns"], i["busy_mean_ns"], i["mpi_max_ns"], i["mpi_mean_ns"]),
        (4, 170 * US, 155 * US, 78 * US, 50500), "imbalance")
@@ -129,7 +130,7 @@ def test_json():
 def test_formats():
     d = mpi_archive("job")
     txt = run(d).stdout
-    for line in ["Time per rank", "     1       2 255 us 78 us   150 us    50 us",
+    for line in ["Time per rank", "     1 node0       2 255 us 78 us   150 us    50 us",
                  "  MPI, max/mean       1.54", "  Late sender          25 us",
                  "  late_receiver   MPI_Send @ job.c:20      20 us     1",
                  "  MPI_COMM_WORLD.split 1     2        1  8000           1"]:

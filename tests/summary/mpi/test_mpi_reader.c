@@ -42,6 +42,8 @@ static void defs(const otr_defs *d, const char *kind) {
   CHECK_U64("locations", d->n_locations, 8);
   for (uint32_t i = 0; i < d->n_locations; i++)
     CHECK_U64("rank of a location", d->location_rank[i], d->location_ids[i] >> 32);
+  CHECK_STR("node of rank 1", d->rank_node[1], "node0");
+  CHECK_STR("node of rank 2", d->rank_node[2], "node1");
   CHECK_U64("MPI comms (OpenMP teams left out)", d->n_comms, 3);
   CHECK_STR("comm 0", d->comms[0].name, "MPI_COMM_WORLD");
   CHECK_U64("world size", d->comms[0].size, 4);
