@@ -1,8 +1,8 @@
 /* Chrome trace-event JSON (Perfetto UI, chrome://tracing): a process per
- * location group, B/E slices per thread track with the region's source and counter deltas, s/f flow
- * arrows, C counter tracks, "recording off" X slices, and call-stack samples as "samples" over
- * "stackFrames" (one frame per calling context). Samples are spilled to a temporary file while
- * traceEvents stream, and appended. */
+ * location group (an MPI job's ranks in rank order), B/E slices per thread track with the region's
+ * source and counter deltas, s/f flow arrows, C counter tracks, "recording off" X slices, and
+ * call-stack samples as "samples" over "stackFrames" (one frame per calling context). Samples are
+ * spilled to a temporary file while traceEvents stream, and appended. */
 #include "convert.h"
 #include "spill.h"
 
@@ -54,6 +54,8 @@ static void processes(chrome *c, const bool *keep) {
     named[g] = true;
     const char *name = g < d->n_groups ? d->group_names[g] : "";
     meta(c, "process_name", g + 1, 0, "name", *name ? name : "OpenMP program", 0);
+    if (d->location_rank[i] != OTR_NONE) /* MPI ranks in rank order */
+      meta(c, "process_sort_index", g + 1, 0, "sort_index", NULL, (long)d->location_rank[i]);
   }
   free(named);
 }

@@ -49,7 +49,7 @@ typedef struct cv_sink {
   /* mdelta: counter deltas per member slot or NULL */
   void (*close)(void *w, uint32_t loc, uint32_t region, uint64_t t, const double *mdelta);
   void (*sample)(void *w, uint32_t loc, uint64_t t, uint32_t context, uint32_t generator);
-  /* an arrow from (l0, t0) to (l1, t1); kind "task" or "lock" */
+  /* an arrow from (l0, t0) to (l1, t1); kind "task", "lock" or "message" (MPI) */
   void (*flow)(void *w, const char *kind, uint64_t id, uint32_t l0, uint64_t t0, uint32_t l1,
                uint64_t t1);
   void (*counter)(void *w, uint32_t loc, uint64_t t, const double *values);

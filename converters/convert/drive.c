@@ -188,6 +188,16 @@ static void on_onoff(void *u, const otr_loc *ol, uint64_t tt, bool on, bool paus
               l->paused);
 }
 
+/* MPI: an arrow from the send record to its receive's record, when both
+ * ends are kept (the receive's MPI call is still open: the reader delivers
+ * a message before the Leave that completes it). */
+static void on_message(void *u, const otr_msg *m) {
+  drv *v = u;
+  uint64_t t0 = ns(v, m->send_t), t1 = ns(v, m->recv_t);
+  if (visible(v, m->send_loc, t0) && admit(v, m->recv_loc, t1))
+    v->s->flow(v->s->w, "message", v->next_flow++, m->send_loc, t0, m->recv_loc, t1);
+}
+
 static void report_cut(const drv *v, uint64_t last) {
   const cv_cut *c = v->cut;
   if (c->threads) {
@@ -232,7 +242,8 @@ static bool run(drv *v, char *err, size_t errlen) {
                      .lock_release = on_release,
                      .lock_acquire = on_acquire,
                      .metric = on_metric,
-                     .onoff = on_onoff};
+                     .onoff = on_onoff,
+                     .mpi_message = on_message};
   if (!otr_read(v->a, &vis, err, errlen))
     return false;
   uint64_t last = ns(v, otr_last_time(v->a));

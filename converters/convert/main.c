@@ -139,9 +139,13 @@ static int convert(const opts *o) {
   if (!s)
     snprintf(err, sizeof err, "cannot create a temporary file: %s", strerror(errno));
   char rerr[600];
+  const char *problem;
   if (s && !cv_drive(a, &o->cut, s, &out, rerr, sizeof rerr)) {
     snprintf(err, sizeof err, "%s: %s", otr_anchor(a), rerr);
     ok = false;
+  } else if (s && otr_mpi_unmatched(a, &problem) && problem) {
+    fprintf(stderr, "omptrace-convert: warning: %s: %s (no arrow for them)\n", otr_anchor(a),
+            problem);
   }
   if (s) {
     s->release(s->w);

@@ -27,6 +27,7 @@ typedef struct {
 } otr_mclass;
 
 typedef struct otr_locstate otr_locstate;
+typedef struct otr_mpi otr_mpi;
 typedef struct otr_suspended otr_suspended;
 
 struct otr_archive {
@@ -72,6 +73,7 @@ struct otr_archive {
   bool out_of_range;
   uint32_t bad_loc;
   uint64_t bad_t;
+  otr_mpi *mpi; /* mpidefs.c, mpi.c: MPI definitions and the message matching */
 };
 
 /* Reads global and local definitions; false with a message on error. */

@@ -80,6 +80,8 @@ otr_class otr_classify(const char *name, OTF2_RegionRole role, OTF2_Paradigm par
   if (starts(s, "!$omp "))
     s += 6;
   bool omp = paradigm == OTF2_PARADIGM_OPENMP;
+  if (paradigm == OTF2_PARADIGM_MPI) /* MPI_Barrier's role BARRIER is no OpenMP barrier */
+    return OTR_C_USER;
   switch (role) {
   case OTF2_REGION_ROLE_PARALLEL:
     return OTR_C_PARALLEL;

@@ -1,6 +1,7 @@
 /* Global and local definitions -> otr_defs. Definitions are kept raw while
  * reading (their order in the file is not trusted) and resolved at the end. */
 #include "archive.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -25,7 +26,7 @@ typedef struct {
 } mtmp;
 
 typedef struct {
-  otr_archive *a;
+  otr_archive *a; /* first: mpidefs.c's callbacks take it from there */
   mtmp m;
 } ctx;
 
@@ -61,9 +62,9 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
 static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name,
                                   OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
                                   OTF2_LocationGroupRef creator) {
-  (void)parent, (void)creator;
+  (void)creator;
   otr_raw *r = push(&((ctx *)u)->a->raw_groups);
-  r->id = self, r->a = name, r->b = type;
+  r->id = self, r->a = name, r->b = type, r->d = parent;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -382,6 +383,7 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
   OTF2_GlobalDefReaderCallbacks_SetInterruptGeneratorCallback(cb, on_generator);
   OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, on_param);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
+  otr_mpi_def_callbacks(cb);
   OTF2_Reader_RegisterGlobalDefCallbacks(a->rd, gr, cb, &c);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
   uint64_t n = 0;
@@ -391,6 +393,7 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
   if (!ok)
     snprintf(err, errlen, "cannot read the definitions: %s", otr_last_error());
   resolve(a, &c.m);
+  otr_mpi_resolve(a);
   free(c.m.classes.v);
   free(c.m.members);
   if (ok && a->d.n_locations == 0) {
@@ -404,6 +407,7 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
 
 void otr_defs_free(otr_archive *a) {
   otr_defs *d = &a->d;
+  otr_mpi_defs_free(a);
   for (uint32_t i = 0; i < d->n_regions; i++) {
     free((char *)d->regions[i].name);
     free((char *)d->regions[i].construct);

@@ -1,6 +1,6 @@
 /* The event pass: one global, time-ordered read of all locations through
  * OTF2's global event reader, then the end-of-trace bookkeeping. */
-#include "locstate.h"
+#include "mpi.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -46,6 +46,7 @@ static void init_locations(otr_archive *a) {
 /* Closes what is still open at each location's last time and completes the
  * per-location totals over the whole run. */
 static void finish(otr_archive *a) {
+  otr_mpi_finish(a);
   for (uint32_t i = 0; i < a->d.n_locations; i++) {
     otr_locstate *ls = &a->ls[i];
     while (ls->depth)
@@ -175,7 +176,7 @@ bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
     snprintf(err, errlen, "the archive holds no events");
     return false;
   }
-  if (a->omp_events == 0) {
+  if (a->omp_events == 0 && !(a->mpi && a->mpi->records)) { /* an MPI job may have no OpenMP */
     snprintf(err, errlen, "the archive holds no OpenMP records");
     return false;
   }
@@ -205,6 +206,7 @@ uint64_t otr_events_read(const otr_archive *a) {
 void otr_events_free(otr_archive *a) {
   if (!a->ls)
     return;
+  otr_mpi_events_free(a);
   for (uint32_t i = 0; i < a->d.n_locations; i++) {
     free(a->ls[i].stack);
     free(a->ls[i].snap);

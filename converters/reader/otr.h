@@ -103,7 +103,50 @@ typedef struct {
   /* OMPTRACE_FILTER's rules and the regions it left out, one per line
    * ("omptrace::filter", "omptrace::filtered"); NULL without a filter */
   char *filter_rules, *filtered;
+  /* MPI jobs (docs/otf2-mapping.md, "MPI"): rank R is the PROCESS location
+   * group named "rank R"; n_ranks is 0 for a program without MPI */
+  uint32_t n_ranks;
+  uint32_t *location_rank; /* index -> world rank, OTR_NONE when not in a rank */
+  const char **rank_node;  /* rank -> its system tree node (host), "" when unknown */
+  uint32_t n_comms;
+  struct otr_comm *comms; /* MPI communicators (not OpenMP teams) */
+  char *mpi_problem;      /* the first inconsistency of the MPI definitions, else NULL */
 } otr_defs;
+
+/* An MPI communicator: world[r] is the world rank of its rank r. */
+typedef struct otr_comm {
+  const char *name;
+  uint32_t size;   /* 0 when its group is missing */
+  uint32_t *world; /* NULL for MPI_COMM_SELF: rank 0 is the caller */
+  uint32_t parent; /* comm index or OTR_NONE */
+} otr_comm;
+
+/* One point-to-point message: a send matched with its receive (same
+ * communicator, sender, receiver and tag, in order, as MPI matches them).
+ * Each side's call is the innermost MPI region around its record: MPI_Send
+ * or MPI_Isend, MPI_Recv or the MPI_Wait* that completed an MPI_Irecv. */
+typedef struct {
+  uint32_t comm, tag;
+  uint32_t sender, receiver;         /* world ranks */
+  uint32_t send_loc, recv_loc;       /* location indices */
+  uint64_t bytes;                    /* as the receive says */
+  uint64_t send_t, recv_t;           /* the MpiSend/MpiIsend and MpiRecv/MpiIrecv records */
+  uint64_t send_begin, send_end;     /* the send call's Enter and Leave */
+  uint64_t recv_begin, recv_end;     /* the completing receive call's Enter and Leave */
+  uint64_t posted;                   /* receive posted: MPI_Irecv's request, else recv_begin */
+  uint32_t send_region, recv_region; /* the calls' regions, OTR_NONE outside any MPI call */
+  bool isend, irecv;
+} otr_msg;
+
+/* One rank's part in a collective operation (MpiCollectiveBegin..End). */
+typedef struct {
+  uint32_t loc, rank;  /* location index, world rank */
+  uint32_t comm, root; /* root: comm rank or OTR_NONE */
+  OTF2_CollectiveOp op;
+  uint64_t sent, received;
+  uint64_t begin, end; /* the records' times */
+  uint32_t region;     /* the call's region, OTR_NONE outside any MPI call */
+} otr_coll;
 
 /* One parallel-region instance (a team running one parallel region). */
 typedef struct otr_team {
@@ -172,6 +215,11 @@ typedef struct {
   /* MeasurementOnOff, after an OFF has closed the location's open regions;
    * paused: the gap is a pause (omp_control_tool), not lost records */
   void (*onoff)(void *u, const otr_loc *l, uint64_t t, bool on, bool paused);
+  /* MPI: a message once both its calls have left; a collective operation
+   * once every rank of its communicator has left it (n = comm size, m in
+   * comm rank order; the k-th collective of each rank on a comm is one) */
+  void (*mpi_message)(void *u, const otr_msg *m);
+  void (*mpi_collective)(void *u, const otr_coll *m, uint32_t n);
 } otr_visitor;
 
 typedef struct otr_archive otr_archive;
@@ -213,6 +261,12 @@ uint64_t otr_lost_ticks(const otr_archive *a);
 uint64_t otr_paused_ticks(const otr_archive *a, uint32_t *intervals);
 uint64_t otr_ns(const otr_archive *a, uint64_t ticks);
 void otr_close(otr_archive *a);
+/* After otr_read: MPI records that could not be matched (a receive without
+ * its send, a send never received, a peer outside its communicator, a
+ * collective some rank never entered); problem: a line naming the first. */
+uint64_t otr_mpi_unmatched(const otr_archive *a, const char **problem);
+/* "allreduce", "bcast", ... */
+const char *otr_coll_op_name(OTF2_CollectiveOp op);
 
 const char *otr_class_name(otr_class c);
 const char *otr_cat_name(otr_cat c);

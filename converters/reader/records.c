@@ -2,7 +2,7 @@
  * advances its location's clock (otr_loc_of) and becomes a stack operation
  * or a visitor call. Both the thread records of OTF2 3 and the older OpenMP
  * records (OmpFork, OmpAcquireLock, OmpTaskCreate, ...) are understood. */
-#include "locstate.h"
+#include "mpi.h"
 
 #include <math.h>
 #include <string.h>
@@ -26,8 +26,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
   otr_archive *a = A(u);
   otr_locstate *ls = otr_loc_of(a, l, t);
   uint32_t r = otr_idmap_get(&a->regions, region);
-  if (ls && r != OTR_NONE)
+  if (ls && r != OTR_NONE) {
+    otr_mpi_leave(a, ls, r);
     otr_leave_region(a, ls, r);
+  }
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -54,8 +56,10 @@ static OTF2_CallbackCode on_cc_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void 
   otr_archive *a = A(u);
   otr_locstate *ls = otr_loc_of(a, l, t);
   uint32_t r = context_region(a, c);
-  if (ls && r != OTR_NONE)
+  if (ls && r != OTR_NONE) {
+    otr_mpi_leave(a, ls, r);
     otr_leave_region(a, ls, r);
+  }
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -366,5 +370,6 @@ OTF2_GlobalEvtReaderCallbacks *otr_callbacks(void) {
   OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_onoff);
   OTF2_GlobalEvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
   OTF2_GlobalEvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
+  otr_mpi_evt_callbacks(cb);
   return cb;
 }

@@ -3,13 +3,14 @@
  * it, finish, report and free run over the table in its order. */
 #include "summary.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Report order; findings last, as its finish reads the others' facts. */
 static const sm_analysis *const analyses[] = {
-    &sm_overview_analysis, &sm_threads_analysis,  &sm_regions_analysis,
-    &sm_tasks_analysis,    &sm_locks_analysis,    &sm_counters_analysis,
-    &sm_samples_analysis,  &sm_timeline_analysis, &sm_findings_analysis,
+    &sm_overview_analysis, &sm_threads_analysis,  &sm_regions_analysis, &sm_tasks_analysis,
+    &sm_locks_analysis,    &sm_counters_analysis, &sm_samples_analysis, &sm_timeline_analysis,
+    &sm_mpi_analysis,      &sm_findings_analysis,
 };
 #define NANALYSES (sizeof analyses / sizeof *analyses)
 
@@ -71,6 +72,14 @@ static void on_total(void *u, const otr_loc *l, const double *first, const doubl
   EACH(u, metric_total, l, first, last);
 }
 
+static void on_message(void *u, const otr_msg *m) {
+  EACH(u, mpi_message, m);
+}
+
+static void on_collective(void *u, const otr_coll *m, uint32_t n) {
+  EACH(u, mpi_collective, m, n);
+}
+
 bool sm_collect(sm *s, char *err, size_t errlen) {
   s->d = otr_defs_of(s->a);
   sm_keys_init(s);
@@ -89,8 +98,15 @@ bool sm_collect(sm *s, char *err, size_t errlen) {
                    .task_fragment = on_fragment,
                    .task_complete = on_complete,
                    .sample = on_sample,
-                   .metric_total = on_total};
+                   .metric_total = on_total,
+                   .mpi_message = on_message,
+                   .mpi_collective = on_collective};
   bool ok = otr_read(s->a, &v, err, errlen);
+  const char *problem;
+  uint64_t bad = otr_mpi_unmatched(s->a, &problem);
+  if (ok && problem)
+    fprintf(stderr, "omptrace-summary: warning: %s: %s (%llu MPI record%s left unmatched)\n",
+            otr_anchor(s->a), problem, (unsigned long long)bad, bad == 1 ? "" : "s");
   sm_keys_relabel(s);
   return ok;
 }

@@ -170,8 +170,41 @@ static void other_findings(sm_findings *k, const sm_facts *f) {
         100.0 * (double)f->wait_samples / (double)f->samples);
 }
 
+/* MPI jobs: imbalance across ranks and the time lost waiting for messages
+ * and collectives, each with the call site losing most. */
+static void mpi_findings(sm_findings *k, const sm_facts *f) {
+  static const char *const what[3] = {
+      "Receives wait %s for late senders (the send began after the receive): %s at %s. Send "
+      "earlier or receive later.",
+      "Sends wait %s for late receivers (a blocking send in its call until the receive was "
+      "posted): %s at %s. Post the receive earlier or send without blocking.",
+      "Ranks wait %s in collectives for the last rank to arrive: %s at %s. Balance the work "
+      "before it."};
+  char a[32], b[32];
+  if (f->ranks < 2)
+    return;
+  for (int i = 0; i < 3; i++) {
+    if (!f->mpi_site[i])
+      continue;
+    fmt_ns(a, sizeof a, (double)f->mpi_wait_ns[i]);
+    fmt_ns(b, sizeof b, (double)f->mpi_site_ns[i]);
+    add(k, f->mpi_wait_ns[i], what[i], a, b, f->mpi_site[i]);
+  }
+  if (f->busy_imbalance >= 1.1)
+    add(k, 0,
+        "OpenMP work is imbalanced across the %u ranks: the busiest rank works %.2fx the "
+        "mean.",
+        f->ranks, f->busy_imbalance);
+  if (f->mpi_imbalance >= 1.1)
+    add(k, 0,
+        "MPI time is imbalanced across the %u ranks: the rank longest in MPI spends %.2fx "
+        "the mean there.",
+        f->ranks, f->mpi_imbalance);
+}
+
 static void finish(sm *s) {
   sm_findings *k = s->findings;
+  mpi_findings(k, &s->facts);
   run_findings(k, &s->facts);
   wait_finding(k, &s->facts);
   lock_finding(k, &s->facts);

@@ -24,6 +24,8 @@ void html_plot_threads(FILE *f, const report *r);  /* threads.threads */
 void html_plot_timeline(FILE *f, const report *r); /* timeline.range, timeline.strips */
 void html_plot_regions(FILE *f, const report *r);  /* regions.regions, regions.threads */
 void html_plot_compare(FILE *f, const report *r);  /* compare.regions */
+void html_plot_ranks(FILE *f, const report *r);    /* mpi.ranks */
+void html_plot_matrix(FILE *f, const report *r);   /* mpi.matrix */
 
 /* The stylesheet, inlined into the page's <head>. */
 extern const char html_css[];

@@ -11,10 +11,11 @@
 
 static const struct {
   const char *id, *title;
-} section_titles[] = {
-    {"overview", "Overview"}, {"threads", "Threads"},   {"regions", "Regions"},
-    {"tasks", "Tasks"},       {"locks", "Locks"},       {"counters", "Counters"},
-    {"samples", "Samples"},   {"findings", "Findings"}, {"compare", "Comparison"}};
+} section_titles[] = {{"overview", "Overview"},  {"threads", "Threads"},
+                      {"regions", "Regions"},    {"tasks", "Tasks"},
+                      {"locks", "Locks"},        {"counters", "Counters"},
+                      {"samples", "Samples"},    {"findings", "Findings"},
+                      {"compare", "Comparison"}, {"mpi", "MPI"}};
 
 /* A section's heading: its title, else its id with a capital. */
 static void section_title(FILE *f, const char *id) {
@@ -132,6 +133,10 @@ static void plots_before(FILE *f, const report *r, const rtable *t) {
     html_plot_regions(f, r);
   } else if (!strcmp(t->section, "compare") && !strcmp(t->id, "regions")) {
     html_plot_compare(f, r);
+  } else if (!strcmp(t->section, "mpi") && !strcmp(t->id, "ranks")) {
+    html_plot_ranks(f, r);
+  } else if (!strcmp(t->section, "mpi") && !strcmp(t->id, "matrix")) {
+    html_plot_matrix(f, r);
   }
 }
 

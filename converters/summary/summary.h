@@ -31,6 +31,7 @@ typedef struct sm_locks sm_locks;
 typedef struct sm_counters sm_counters;
 typedef struct sm_samples sm_samples;
 typedef struct sm_timeline sm_timeline;
+typedef struct sm_mpi sm_mpi;
 
 /* Headline figures the findings are written from. */
 typedef struct {
@@ -62,6 +63,14 @@ typedef struct {
   double ipc_low, ipc_all;
   /* samples */
   uint64_t samples, wait_samples;
+  /* MPI jobs: ranks (0 for one process), max/mean over ranks of OpenMP
+   * work and of MPI time, and the call site losing most per kind of wait */
+  uint32_t ranks;
+  double busy_imbalance, mpi_imbalance;
+  uint64_t mpi_ns;
+  /* late sender, late receiver, wait at collectives: total, worst site */
+  uint64_t mpi_wait_ns[3], mpi_site_ns[3];
+  const char *mpi_site[3];
 } sm_facts;
 
 typedef struct sm_findings sm_findings;
@@ -80,6 +89,7 @@ typedef struct sm {
   sm_samples *samples;
   sm_timeline *timeline;
   sm_findings *findings;
+  sm_mpi *mpi; /* NULL unless the job has more than one rank */
   sm_facts facts;
 } sm;
 
@@ -101,6 +111,8 @@ typedef struct {
   void (*task_complete)(sm *s, const otr_loc *l, uint64_t t, uint64_t task);
   void (*sample)(sm *s, const otr_loc *l, uint64_t t, uint32_t context, uint32_t generator);
   void (*metric_total)(sm *s, const otr_loc *l, const double *first, const double *last);
+  void (*mpi_message)(sm *s, const otr_msg *m);
+  void (*mpi_collective)(sm *s, const otr_coll *m, uint32_t n);
 } sm_hooks;
 
 /* An analysis; every step may be NULL. finish runs in table order after
@@ -116,7 +128,7 @@ typedef struct {
 
 extern const sm_analysis sm_overview_analysis, sm_threads_analysis, sm_regions_analysis,
     sm_tasks_analysis, sm_locks_analysis, sm_counters_analysis, sm_samples_analysis,
-    sm_timeline_analysis, sm_findings_analysis;
+    sm_timeline_analysis, sm_mpi_analysis, sm_findings_analysis;
 
 /* filtered.c: OMPTRACE_FILTER's rules and the regions it left out */
 void sm_filtered_report(sm *s, report *r);
