@@ -83,6 +83,12 @@ typedef struct {
   uint32_t line;
 } otr_context;
 
+/* Throttled instances of one construct on one thread (not in the events). */
+typedef struct {
+  uint32_t region, loc; /* region and location indices */
+  uint64_t count, ns;
+} otr_throttled;
+
 typedef struct {
   uint64_t resolution; /* ticks per second */
   uint64_t offset;
@@ -103,6 +109,11 @@ typedef struct {
   /* OMPTRACE_FILTER's rules and the regions it left out, one per line
    * ("omptrace::filter", "omptrace::filtered"); NULL without a filter */
   char *filter_rules, *filtered;
+  /* OMPTRACE_THROTTLE's counts ("omptrace::throttled"): what each thread
+   * ran of each throttled construct without recording it */
+  char *throttled_text;
+  otr_throttled *throttled;
+  uint32_t n_throttled;
 } otr_defs;
 
 /* One parallel-region instance (a team running one parallel region). */

@@ -51,6 +51,7 @@ typedef struct ot_run {
   int use_tsc;          /* raw times are TSC ticks (META clock=tsc) */
   uint32_t nclock;      /* calibration points found */
   char *maps;           /* text of the last MAPS frame (NUL-terminated), or NULL */
+  char *filter;         /* OMPTRACE_FILTER's file (absolute path) of the run, or NULL */
   size_t maps_len;
   uint64_t lost;     /* sum over the threads */
   uint32_t ndamaged; /* locations whose log ended in a damaged frame */
