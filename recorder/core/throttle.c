@@ -48,7 +48,7 @@ void ot_throttle_unwritten(void (*f)(uint32_t loc, unsigned cls, uint64_t cp, ui
       ot_thr_entry *e = &tab->e[i];
       uint64_t key = atomic_load_explicit(&e->key, memory_order_acquire);
       if (key && e->count > e->emitted_count)
-        f(loc, (unsigned)(key >> 56), e->cp, e->count - e->emitted_count,
+        f(loc, OT_THR_KIND(key >> 56, (key >> 48) & 0xfu), e->cp, e->count - e->emitted_count,
           e->ticks - e->emitted_ticks, ctx);
     }
   }

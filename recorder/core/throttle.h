@@ -14,7 +14,10 @@
 #include <stdint.h>
 
 /* Construct classes, the kind of an OT_THROTTLED record. */
-enum { OT_THR_TASK = 1, OT_THR_FLUSH = 2 };
+enum { OT_THR_TASK = 1, OT_THR_FLUSH = 2, OT_THR_MUTEX = 3 };
+/* Kind byte of an OT_THROTTLED record: the class, and for a mutex its
+ * ompt_mutex_t in the upper four bits. */
+#define OT_THR_KIND(cls, sub) ((unsigned)(cls) | ((unsigned)(sub) << 4))
 
 #define OT_THR_SLOTS 1024u /* power of two */
 #define OT_THR_PROBES 8u
@@ -42,10 +45,24 @@ typedef struct ot_thr_entry {
  * region they were taken in, and reach the log for recovery. */
 #define OT_THR_DIRTY 16u
 
+/* Lock acquisitions in progress or held (critical, ordered, locks): the
+ * release has another address, so it is matched by wait id. */
+#define OT_THR_HELD 8u
+
+typedef struct ot_thr_held {
+  uint64_t wait;
+  ot_thr_entry *e;
+  uint64_t t0;
+  int throttled;
+} ot_thr_held;
+
 typedef struct ot_thr_table {
   ot_thr_entry e[OT_THR_SLOTS];
   ot_thr_entry *dirty[OT_THR_DIRTY];
   uint32_t ndirty;
+  ot_thr_held acq; /* the last mutex_acquire; e NULL: not tracked */
+  ot_thr_held held[OT_THR_HELD];
+  uint32_t nheld;
 } ot_thr_table;
 
 /* 0 when throttling is off; else N and T in clock ticks. */
@@ -53,6 +70,12 @@ extern uint64_t ot_throttle_n, ot_throttle_ticks;
 
 static inline uint64_t ot_thr_key(unsigned cls, uint64_t id) {
   return ((uint64_t)cls << 56) | (id & 0xffffffffffffffull);
+}
+
+/* A mutex's key: its kind too, which names the construct. */
+static inline uint64_t ot_thr_mutex_key(unsigned kind, uint64_t cp) {
+  return ((uint64_t)OT_THR_MUTEX << 56) | ((uint64_t)(kind & 0xfu) << 48) |
+         (cp & 0xffffffffffffull);
 }
 
 /* The entry of key in tab, inserted for code address cp when missing and
@@ -106,8 +129,9 @@ void ot_throttle_init(void);
 /* The calling thread's table (thread_begin); NULL when off or no memory. */
 ot_thr_table *ot_throttle_table_new(void);
 /* Finalize: calls f for each entry of every thread with throttled
- * instances not yet written in a record (count and ticks not written). */
-void ot_throttle_unwritten(void (*f)(uint32_t loc, unsigned cls, uint64_t cp, uint64_t count,
+ * instances not yet written in a record (kind byte as OT_THR_KIND, count
+ * and ticks not written). */
+void ot_throttle_unwritten(void (*f)(uint32_t loc, unsigned kind, uint64_t cp, uint64_t count,
                                      uint64_t ticks, void *ctx),
                            void *ctx);
 

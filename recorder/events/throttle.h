@@ -19,9 +19,9 @@
 /* Writes e's throttled instances not yet in a record. */
 static inline void ot_thr_write(ot_thread *t, ot_thr_entry *e, uint64_t now) {
   uint64_t n = e->count - e->emitted_count, ticks = e->ticks - e->emitted_ticks;
-  ot_emit_at(t, now, OT_THROTTLED,
-             (unsigned)(atomic_load_explicit(&e->key, memory_order_relaxed) >> 56), ot_sat32(n),
-             e->cp, ticks);
+  uint64_t key = atomic_load_explicit(&e->key, memory_order_relaxed);
+  ot_emit_at(t, now, OT_THROTTLED, OT_THR_KIND(key >> 56, (key >> 48) & 0xfu), ot_sat32(n), e->cp,
+             ticks);
   e->emitted_count += ot_sat32(n);
   e->emitted_ticks += ticks;
 }
@@ -123,6 +123,51 @@ static inline int ot_thr_point(ot_thread *t, unsigned cls, const void *cp) {
   }
   ot_thr_done(e, 0, 1);
   ot_thr_decide(e);
+  return 0;
+}
+
+/* mutex_acquire (acquired 0) and mutex_acquired (1) of a critical,
+ * ordered or lock: 1 when not recorded. The acquisition is judged at the
+ * acquire; its acquired and release follow that judgement. */
+static inline int ot_thr_acquire(ot_thread *t, unsigned kind, uint64_t wait, const void *cp,
+                                 int acquired) {
+  ot_thr_table *tab = t->throttle;
+  if (acquired) {
+    ot_thr_held a = tab->acq;
+    tab->acq.e = NULL;
+    if (!a.e || a.wait != wait)
+      return 0;
+    tab->held[tab->nheld++] = a;
+    return a.throttled;
+  }
+  tab->acq.e = NULL;
+  if (kind == ompt_mutex_nest_lock || kind == ompt_mutex_test_nest_lock || !cp ||
+      tab->nheld >= OT_THR_HELD)
+    return 0; /* nest locks: re-acquisitions are NEST_LOCK records; recorded */
+  ot_thr_entry *e = ot_thr_find(tab, ot_thr_mutex_key(kind, (uint64_t)cp), (uint64_t)cp);
+  if (!e)
+    return 0;
+  tab->acq = (ot_thr_held){wait, e, ot_clock_now(), ot_thr_decide(e)};
+  return tab->acq.throttled;
+}
+
+/* mutex_released: 1 when its acquisition was throttled. */
+static inline int ot_thr_release(ot_thread *t, uint64_t wait) {
+  ot_thr_table *tab = t->throttle;
+  for (uint32_t i = tab->nheld; i-- > 0;)
+    if (tab->held[i].wait == wait) {
+      ot_thr_held h = tab->held[i];
+      tab->held[i] = tab->held[--tab->nheld];
+      uint64_t now = ot_clock_now(), d = now > h.t0 ? now - h.t0 : 0;
+      if (!h.throttled) {
+        ot_thr_done(h.e, d, 1);
+        return 0;
+      }
+      h.e->count++;
+      h.e->ticks += d;
+      ot_thr_counted(t, h.e, now);
+      return 1;
+    }
   return 0;
 }
 

@@ -15,7 +15,7 @@
 
 typedef struct {
   uint32_t loc;
-  unsigned cls;
+  unsigned kind; /* OT_THR_KIND byte */
   uint64_t cp, count, ns;
 } thr_row;
 
@@ -30,9 +30,9 @@ static uint64_t ticks_ns(uint64_t end, uint64_t ticks) {
   return ot_clock_to_ns(end) - ot_clock_to_ns(end - ticks);
 }
 
-static int add(uint32_t loc, unsigned cls, uint64_t cp, uint64_t count, uint64_t ns) {
+static int add(uint32_t loc, unsigned kind, uint64_t cp, uint64_t count, uint64_t ns) {
   for (uint32_t i = 0; i < nrows; i++)
-    if (rows[i].loc == loc && rows[i].cls == cls && rows[i].cp == cp) {
+    if (rows[i].loc == loc && rows[i].kind == kind && rows[i].cp == cp) {
       rows[i].count += count;
       rows[i].ns += ns;
       return 0;
@@ -41,7 +41,7 @@ static int add(uint32_t loc, unsigned cls, uint64_t cp, uint64_t count, uint64_t
   if (!r)
     return -1;
   rows = r;
-  rows[nrows++] = (thr_row){loc, cls, cp, count, ns};
+  rows[nrows++] = (thr_row){loc, kind, cp, count, ns};
   return 0;
 }
 
@@ -49,10 +49,24 @@ int ot_throttled_note(uint32_t loc, const ot_rec *r) {
   return add(loc, r->kind, r->b, r->a, ticks_ns(r->ts, r->c));
 }
 
-static void unwritten(uint32_t loc, unsigned cls, uint64_t cp, uint64_t count, uint64_t ticks,
+static void unwritten(uint32_t loc, unsigned kind, uint64_t cp, uint64_t count, uint64_t ticks,
                       void *ctx) {
   (void)ctx;
-  add(loc, cls, cp, count, ticks_ns(ot_clock_now(), ticks));
+  add(loc, kind, cp, count, ticks_ns(ot_clock_now(), ticks));
+}
+
+/* The construct of a record's kind byte (OT_THR_KIND). */
+static enum ot_construct construct_of(unsigned kind) {
+  enum ot_construct c, wait, sblock;
+  switch (kind & 0xfu) {
+  case OT_THR_TASK:
+    return OC_TASK;
+  case OT_THR_MUTEX:
+    ot_mutex_constructs(kind >> 4, &c, &wait, &sblock);
+    return c;
+  default:
+    return OC_FLUSH;
+  }
 }
 
 void ot_throttled_prepare(void) {
@@ -64,7 +78,7 @@ void ot_throttled_prepare(void) {
   if (!m)
     return;
   for (uint32_t i = 0; i < nrows; i++) {
-    uint32_t region = ot_region(rows[i].cls == OT_THR_TASK ? OC_TASK : OC_FLUSH, rows[i].cp);
+    uint32_t region = ot_region(construct_of(rows[i].kind), rows[i].cp);
     fprintf(m, "%" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", region, rows[i].loc,
             rows[i].count, rows[i].ns);
   }

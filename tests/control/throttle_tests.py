@@ -39,6 +39,11 @@ CASES = {
     "cross": ("cross", "10,1ms", "task", 20, 210),
     "flush": ("flush", "100,1ms", "flush", 100, 1000),
     "off": ("tasks", None, "task", 1000, 1000),
+    # critical: T = 100 ms, far above a contended tiny section; the masked
+    # region inside stays recorded (masked is never throttled).
+    "critical": ("critical", "100,100ms", "critical", 100, 1000),
+    # lock: each thread its own lock, no contention.
+    "lock": ("lock", "100,1ms", "omp_set_lock", 100, 1000),
 }
 
 
@@ -105,7 +110,8 @@ def check_counts(anchor, construct, recorded, ran, complete=True):
     """Enters of the construct per creating thread and throttled counts:
     recorded + throttled = ran, per thread (tasks: their creator's)."""
     t = load(anchor, complete)
-    line = archive.markers(os.path.join(A.src, "throttle.c"))[construct]
+    marker = "lock" if construct == "omp_set_lock" else construct
+    line = archive.markers(os.path.join(A.src, "throttle.c"))[marker]
     name = "%s @ throttle.c:%d" % (construct, line)
     enters = t.per_loc(lambda l: t.enter_count(construct, line, l))
     counts = throttled(t)
@@ -118,6 +124,14 @@ def check_counts(anchor, construct, recorded, ran, complete=True):
         expect("recorded %s per thread" % construct, enters, [recorded] * 2)
         expect("throttled %s per thread" % construct,
                [counts.get((name, l), 0) for l in t.locs], [ran - recorded] * 2)
+    if construct in ("critical", "omp_set_lock"):
+        kind = "ThreadAcquireLock"
+        expect("%s per thread" % kind, t.per_loc(lambda l: t.kind_count(kind, l)),
+               [recorded] * 2)
+    if construct == "critical":  # what a throttled critical holds is recorded
+        inner = archive.markers(os.path.join(A.src, "throttle.c"))["inner"]
+        expect("masked regions inside per thread",
+               t.per_loc(lambda l: t.enter_count("masked", inner, l)), [ran, 0])
     unexpected = [k for k in counts if k[0] != name]
     if unexpected:
         fail("throttled constructs other than %s: %r" % (name, unexpected))

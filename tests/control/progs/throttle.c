@@ -6,6 +6,8 @@
  *   slow   20 tasks per thread, each busy for at least 2 ms
  *   cross  10 tasks of at least 2 ms, then 200 tiny ones, per thread
  *   flush  1000 flushes per thread
+ *   critical  1000 critical sections per thread (each holding a masked)
+ *   lock   1000 acquisitions of the thread's own lock per thread
  *   kill   as tasks, one more region (a worker reports the end of the
  *          last one only at the next fork), omp_control_tool_flush, SIGKILL
  * Busy tasks take at least their time however loaded the machine is. */
@@ -50,6 +52,38 @@ static void flushes(int n) {
   }
 }
 
+static void criticals(int n) {
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    for (int i = 0; i < n; i++) {
+#pragma omp critical /* @critical */
+      {
+        done[me]++;
+#pragma omp masked /* @inner */
+        done[me]++;
+      }
+    }
+  }
+}
+
+static void locks(int n) {
+  omp_lock_t lock[2];
+  omp_init_lock(&lock[0]);
+  omp_init_lock(&lock[1]);
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    for (int i = 0; i < n; i++) {
+      omp_set_lock(&lock[me]); /* @lock */
+      done[me]++;
+      omp_unset_lock(&lock[me]);
+    }
+  }
+  omp_destroy_lock(&lock[0]);
+  omp_destroy_lock(&lock[1]);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "tasks";
   if (!strcmp(mode, "tasks") || !strcmp(mode, "kill"))
@@ -60,6 +94,10 @@ int main(int argc, char **argv) {
     tasks(10, 200);
   else if (!strcmp(mode, "flush"))
     flushes(1000);
+  else if (!strcmp(mode, "critical"))
+    criticals(1000);
+  else if (!strcmp(mode, "lock"))
+    locks(1000);
   fflush(stdout);
   if (!strcmp(mode, "kill")) {
 #pragma omp parallel num_threads(2)
