@@ -65,12 +65,11 @@ static inline void ot_thr_ran(ot_thread *t, const ot_thr_entry *ce, uint64_t tic
 }
 
 /* Task creation: 1 when the task is throttled (its data then holds the
- * creator's entry). Tasks with dependences, untied, detachable or the
+ * creator's entry). Tasks with dependences, untied tasks and the
  * runtime's pseudo tasks are always recorded. */
 static inline int ot_thr_task_create(ot_thread *t, int flags, int has_deps, uint32_t site,
                                      const void *cp, ompt_data_t *task) {
-  if (has_deps || !site || (flags & (ompt_task_untied | ompt_task_taskwait)) ||
-      (flags & 0x08000000)) /* ompt_task_detachable: its fulfil comes from anywhere */
+  if (has_deps || !site || (flags & (ompt_task_untied | ompt_task_taskwait)))
     return 0;
   ot_thr_entry *e = ot_thr_find(t->throttle, ot_thr_key(OT_THR_TASK, site), (uint64_t)cp);
   if (!e || !ot_thr_decide(e))
@@ -95,7 +94,9 @@ static inline void ot_thr_recorded(uint64_t id, uint64_t ticks, int complete) {
 static inline void ot_thr_schedule(ot_thread *t, uint64_t prior, unsigned status, uint64_t next) {
   uint64_t now = ot_clock_now();
   uint64_t seg = t->thr_seg && now > t->thr_seg ? now - t->thr_seg : 0;
-  int complete = status == ompt_task_complete || status == ompt_task_cancel;
+  /* a detached task's body is done: counted now (its fulfil writes nothing) */
+  int complete =
+      status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
   int pt = OT_THR_IS_TASK(prior), nt = OT_THR_IS_TASK(next);
   if (pt)
     ot_thr_ran(t, (const ot_thr_entry *)(prior & OT_THR_PTR_MASK), seg, complete, now);
