@@ -8,6 +8,7 @@
  *   flush  1000 flushes per thread
  *   critical  1000 critical sections per thread (each holding a masked)
  *   lock   1000 acquisitions of the thread's own lock per thread
+ *   serial as tasks on a team of one thread (its tasks run undeferred)
  *   kill   as tasks, one more region (a worker reports the end of the
  *          last one only at the next fork), omp_control_tool_flush, SIGKILL
  * Busy tasks take at least their time however loaded the machine is. */
@@ -24,8 +25,8 @@ static void busy(double seconds) {
   }
 }
 
-static void tasks(int slow, int tiny) {
-#pragma omp parallel num_threads(2)
+static void tasks(int slow, int tiny, int threads) {
+#pragma omp parallel num_threads(threads)
   {
     int me = omp_get_thread_num();
     for (int i = 0; i < slow + tiny; i++) {
@@ -87,11 +88,13 @@ static void locks(int n) {
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "tasks";
   if (!strcmp(mode, "tasks") || !strcmp(mode, "kill"))
-    tasks(0, 1000);
+    tasks(0, 1000, 2);
+  else if (!strcmp(mode, "serial"))
+    tasks(0, 1000, 1);
   else if (!strcmp(mode, "slow"))
-    tasks(20, 0);
+    tasks(20, 0, 2);
   else if (!strcmp(mode, "cross"))
-    tasks(10, 200);
+    tasks(10, 200, 2);
   else if (!strcmp(mode, "flush"))
     flushes(1000);
   else if (!strcmp(mode, "critical"))
