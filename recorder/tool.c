@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/output_dir.h"
 #include "core/thread.h"
+#include "core/throttle.h"
 #include "events/emit.h"
 #include "events/handlers.h"
 #include "faults/faults.h"
@@ -55,6 +56,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
     return 0;
   }
   ot_filter_init(ot_cfg.filter);
+  ot_throttle_init();
   ot_counters_init();
   ot_sampler_set_lookup(lookup);
   ot_sampler_init();

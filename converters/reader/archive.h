@@ -90,4 +90,8 @@ const char *otr_last_error(void);
 void otr_reset_error(void);
 void otr_progress(const otr_archive *a, uint64_t done, bool final);
 
+/* throttled.c: d.throttled from d.throttled_text, once the regions and
+ * locations are known. */
+void otr_throttled_resolve(otr_archive *a);
+
 #endif

@@ -160,9 +160,10 @@ static OTF2_CallbackCode on_node_property(void *u, OTF2_SystemTreeNodeRef node, 
   (void)node;
   otr_archive *a = ((ctx *)u)->a;
   const char *n = S(a, name);
-  char **slot = strcmp(n, "omptrace::filter") == 0     ? &a->d.filter_rules
-                : strcmp(n, "omptrace::filtered") == 0 ? &a->d.filtered
-                                                       : NULL;
+  char **slot = strcmp(n, "omptrace::filter") == 0      ? &a->d.filter_rules
+                : strcmp(n, "omptrace::filtered") == 0  ? &a->d.filtered
+                : strcmp(n, "omptrace::throttled") == 0 ? &a->d.throttled_text
+                                                        : NULL;
   if (slot && !*slot && type == OTF2_TYPE_STRING)
     *slot = otr_xstrdup(S(a, value.stringRef));
   return OTF2_CALLBACK_SUCCESS;
@@ -394,6 +395,7 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
     snprintf(err, errlen, "cannot read the definitions: %s", otr_last_error());
   resolve(a, &c.m);
   otr_mpi_resolve(a);
+  otr_throttled_resolve(a);
   free(c.m.classes.v);
   free(c.m.members);
   if (ok && a->d.n_locations == 0) {
@@ -433,6 +435,8 @@ void otr_defs_free(otr_archive *a) {
   free(d->program);
   free(d->filter_rules);
   free(d->filtered);
+  free(d->throttled_text);
+  free(d->throttled);
   for (uint32_t i = 0; i < a->nmclasses; i++)
     free(a->mclasses[i].slots);
   free(a->mclasses);

@@ -83,6 +83,12 @@ typedef struct {
   uint32_t line;
 } otr_context;
 
+/* Throttled instances of one construct on one thread (not in the events). */
+typedef struct {
+  uint32_t region, loc; /* region and location indices */
+  uint64_t count, ns;
+} otr_throttled;
+
 typedef struct {
   uint64_t resolution; /* ticks per second */
   uint64_t offset;
@@ -111,6 +117,11 @@ typedef struct {
   uint32_t n_comms;
   struct otr_comm *comms; /* MPI communicators (not OpenMP teams) */
   char *mpi_problem;      /* the first inconsistency of the MPI definitions, else NULL */
+  /* OMPTRACE_THROTTLE's counts ("omptrace::throttled"): what each thread
+   * ran of each throttled construct without recording it */
+  char *throttled_text;
+  otr_throttled *throttled;
+  uint32_t n_throttled;
 } otr_defs;
 
 /* An MPI communicator: world[r] is the world rank of its rank r. */

@@ -177,6 +177,7 @@ static void report_run(sm *s, report *r) {
   }
   gaps_report(s, r);
   sm_filtered_report(s, r);
+  sm_throttled_report(s, r);
 }
 
 const sm_analysis sm_overview_analysis = {.finish = finish, .report = report_run};

@@ -132,6 +132,8 @@ extern const sm_analysis sm_overview_analysis, sm_threads_analysis, sm_regions_a
 
 /* filtered.c: OMPTRACE_FILTER's rules and the regions it left out */
 void sm_filtered_report(sm *s, report *r);
+/* throttled.c: OMPTRACE_THROTTLE's counts, in the overview. */
+void sm_throttled_report(sm *s, report *r);
 
 /* keys.c */
 void sm_keys_init(sm *s);

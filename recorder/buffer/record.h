@@ -52,7 +52,9 @@
   /* records dropped before this one; written by the buffer layer, never by handlers */            \
   X(LOST, 0, "count (saturated)", "first lost ts", "last lost ts")                                 \
   /* up to 20 bytes of the name of the CONTROL_TOOL record that follows (events/control.c) */      \
-  X(LABEL, "bytes in this piece", "bytes 0-3", "bytes 4-11", "bytes 12-19")
+  X(LABEL, "bytes in this piece", "bytes 0-3", "bytes 4-11", "bytes 12-19")                      \
+  /* throttled instances since the last such record of this construct (core/throttle.h) */        \
+  X(THROTTLED, "OT_THR_* class", "instances", "cp (a task's creation site)", "summed ticks")
 // clang-format on
 
 enum ot_rec_type {

@@ -213,6 +213,8 @@ const char *ot_option_parse(const ot_option *o, const char *value) {
     return parse_rate(o, value);
   case OT_OPT_SIGNAL:
     return ot_signal_parse(value, (int *)field(o));
+  case OT_OPT_THROTTLE:
+    return ot_throttle_parse(value);
   }
   return "unknown option kind";
 }

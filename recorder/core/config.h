@@ -45,7 +45,8 @@ typedef struct ot_config {
   /* OMPTRACE_SIGNALS and OMPTRACE_SNAPSHOT_SIGNAL, parsed by faults/select.c */
   char signals[256];
   char snapshot_signal[64];
-  char filter[4096]; /* OMPTRACE_FILTER, filter file (empty: none) */
+  char filter[4096];                /* OMPTRACE_FILTER, filter file (empty: none) */
+  uint64_t throttle_n, throttle_ns; /* OMPTRACE_THROTTLE N,T; n 0 = off */
 } ot_config;
 
 extern ot_config ot_cfg;

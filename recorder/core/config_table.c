@@ -141,6 +141,14 @@ const ot_option ot_options[] = {
      "read or parsed is reported with its line number, and the run is traced unfiltered. "
      "Default: no filter.",
      OT_OPT_STRING, FIELD(filter), 0, 0, NULL},
+    {"OMPTRACE_THROTTLE", "off", "N,T (a count and a duration: 100000,10us) or off",
+     "Throttling of tiny constructs: once N recorded instances of an explicit task (by "
+     "creation site), a flush, critical section, ordered region or lock acquisition (by code "
+     "address) on one thread have a mean duration below T, "
+     "that thread records no more of them and keeps only their count and total time, which "
+     "omptrace-summary reports as throttled (docs/control.md). A bad value is reported and the "
+     "run is traced unthrottled. Default: off.",
+     OT_OPT_THROTTLE, FIELD(throttle_n), 0, 0, NULL},
     {"OMPTRACE_SNAPSHOT_SIGNAL", "SIGUSR2", "SIGUSR1, SIGUSR2, SIGRTMIN+N, SIGRTMAX-N, ... or none",
      "Signal that writes a snapshot while the program runs on: <dir>/snapshot-<n>/ with an "
      "archive of everything so far and where.txt, where each thread is (`omptrace snapshot "

@@ -16,6 +16,7 @@ enum ot_opt_kind {
   OT_OPT_RATE,     /* "1kHz" / "200Hz" or "5ms" / "100us", "0" = off -> uint64_t ns */
   OT_OPT_SIGNAL,   /* SIGPROF, SIGRTMIN+N, ... or a number (core/config_signal.c) -> int */
   OT_OPT_DURATION, /* "500ms", "2s", "0" = off -> uint64_t ns (no frequencies) */
+  OT_OPT_THROTTLE, /* "N,T" (count, duration) or "off" -> two uint64_t (count 0 = off) */
 };
 
 typedef struct ot_option {
@@ -51,6 +52,9 @@ void ot_config_warn_unknown(void);
  * SIGVTALRM, SIGUSR1/2, a real-time signal), by name or number. */
 const char *ot_signal_parse(const char *s, int *sig);     /* NULL or why it is bad */
 const char *ot_signal_name(int sig, char *buf, size_t n); /* "SIGRTMIN+4" */
+
+/* core/config_throttle.c: OMPTRACE_THROTTLE's "N,T" into ot_cfg. */
+const char *ot_throttle_parse(const char *s);
 
 /* Parses one value into ot_cfg; returns NULL or the reason it is bad. */
 const char *ot_option_parse(const ot_option *o, const char *value);

@@ -6,6 +6,7 @@ add_executable(omptrace-config
   ${OT_RECORDER_DIR}/core/config_table.c
   ${OT_RECORDER_DIR}/core/config_env.c
   ${OT_RECORDER_DIR}/core/config_signal.c
+  ${OT_RECORDER_DIR}/core/config_throttle.c
   ${OT_RECORDER_DIR}/core/features.c
   ${OT_RECORDER_DIR}/core/log.c)
 target_include_directories(omptrace-config PRIVATE ${OT_RECORDER_DIR})

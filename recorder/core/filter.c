@@ -6,7 +6,7 @@
 #include "core/filter_rules.h"
 #include "core/log.h"
 
-#include <omp-tools.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,8 @@ __thread ot_filter_tls ot_filter_self __attribute__((tls_model("initial-exec")))
 
 static ot_filter_rules rules;
 static char *described;
-static Dwfl *dwfl; /* the live process, opened at the first resolution */
+static char abs_path[PATH_MAX]; /* of the file in force, for the log's META */
+static Dwfl *dwfl;              /* the live process, opened at the first resolution */
 static atomic_flag resolving = ATOMIC_FLAG_INIT;
 
 /* The rules as the archive lists them, built once (finalize and snapshot
@@ -36,76 +37,58 @@ static void describe(void) {
   fclose(m);
 }
 
+int ot_filter_load(const char *path, char *err, size_t n) {
+  if (ot_filter_rules_load(&rules, path, err, n) != 0)
+    return -1;
+  describe();
+  ot_filter_on = rules.n > 0;
+  if (!realpath(path, abs_path))
+    abs_path[0] = '\0';
+  return 0;
+}
+
 void ot_filter_init(const char *path) {
   if (!path || !*path)
     return;
   char err[512];
-  if (ot_filter_rules_load(&rules, path, err, sizeof err) != 0) {
+  if (ot_filter_load(path, err, sizeof err) != 0) {
     ot_warn("OMPTRACE_FILTER: %s; tracing goes on unfiltered", err);
     return;
   }
-  describe();
-  ot_filter_on = rules.n > 0;
   ot_verbose("filter %s: %zu rules", path, rules.n);
 }
 
-static const char *sync_construct(unsigned kind) {
-  switch (kind) {
-  case ompt_sync_region_barrier:
-  case ompt_sync_region_barrier_explicit:
-    return "barrier";
-  case ompt_sync_region_barrier_implementation:
-    return "implementation barrier";
-  case ompt_sync_region_taskwait:
-    return "taskwait";
-  case ompt_sync_region_taskgroup:
-    return "taskgroup";
-  case ompt_sync_region_reduction:
-    return "reduction";
+/* signal-safe: reads a string set once at start-up (the log's META in a
+ * crash handler). */
+const char *ot_filter_path(void) {
+  return ot_filter_on && abs_path[0] ? abs_path : NULL;
+}
+
+enum ot_construct ot_filter_construct_of(unsigned fclass, unsigned kind) {
+  enum ot_construct c = OC_COUNT, wait, sblock;
+  switch (fclass) {
+  case OT_FC_SYNC:
+    ot_sync_constructs(kind, &c, &wait);
+    return c;
+  case OT_FC_WORK:
+    return ot_work_construct(kind);
+  case OT_FC_MASKED:
+    return OC_MASKED;
+  case OT_FC_REDUCTION:
+    return OC_REDUCTION;
+  case OT_FC_MUTEX:
+    ot_mutex_constructs(kind, &c, &wait, &sblock);
+    /* nest locks: re-acquisitions carry other addresses; finalize decides */
+    return c == OC_SET_NEST_LOCK ? OC_COUNT : c;
+  case OT_FC_FLUSH:
+    return OC_FLUSH;
   default:
-    return "implicit barrier";
-  }
-}
-
-static const char *work_construct(unsigned kind) {
-  static const char *const names[] = {"loop",      "loop",       "sections", "single", "single",
-                                      "workshare", "distribute", "taskloop", "scope"};
-  return kind < sizeof names / sizeof *names ? names[kind] : "loop";
-}
-
-static const char *mutex_construct(unsigned kind) {
-  switch (kind) {
-  case ompt_mutex_critical:
-    return "critical";
-  case ompt_mutex_atomic:
-    return "atomic";
-  case ompt_mutex_ordered:
-    return "ordered";
-  case ompt_mutex_lock:
-  case ompt_mutex_test_lock:
-    return "omp_set_lock";
-  default: /* nest locks: re-acquisitions carry other addresses; finalize decides */
-    return NULL;
+    return OC_COUNT;
   }
 }
 
 const char *ot_filter_construct(unsigned fclass, unsigned kind) {
-  switch (fclass) {
-  case OT_FC_SYNC:
-    return sync_construct(kind);
-  case OT_FC_WORK:
-    return work_construct(kind);
-  case OT_FC_MASKED:
-    return "masked";
-  case OT_FC_REDUCTION:
-    return "reduction";
-  case OT_FC_MUTEX:
-    return mutex_construct(kind);
-  case OT_FC_FLUSH:
-    return "flush";
-  default:
-    return NULL;
-  }
+  return ot_construct_name(ot_filter_construct_of(fclass, kind));
 }
 
 int ot_filter_decide(const char *construct, uint64_t cp, const ot_symbol *s, int n) {

@@ -8,9 +8,11 @@
 #ifndef OMPTRACE_FILTER_H
 #define OMPTRACE_FILTER_H
 
+#include "core/constructs.h"
 #include "core/srcloc.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum { OT_FILT_EMPTY = 0, OT_FILT_PENDING, OT_FILT_KEEP, OT_FILT_DROP };
@@ -86,8 +88,13 @@ static inline void ot_filter_new_epoch(void) {
 /* Loads OMPTRACE_FILTER's file (path empty: no filter). A bad file is
  * one line on stderr and no filter. */
 void ot_filter_init(const char *path);
-/* The construct a class and kind name (as finalize/regions.c names it),
- * or NULL when the filter never drops it. */
+/* Loads a filter file for recovery: 0, or -1 with the reason in err. */
+int ot_filter_load(const char *path, char *err, size_t n);
+/* signal-safe: the absolute path of the file in force, or NULL. */
+const char *ot_filter_path(void);
+/* The construct a class and kind stand for, OC_COUNT when the filter
+ * never drops it at recording; its name, or NULL. */
+enum ot_construct ot_filter_construct_of(unsigned fclass, unsigned kind);
 const char *ot_filter_construct(unsigned fclass, unsigned kind);
 /* 1 when the rules exclude construct at cp (frames of cp - 1, n of them). */
 int ot_filter_decide(const char *construct, uint64_t cp, const ot_symbol *s, int n);

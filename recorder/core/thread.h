@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 struct ot_chunk;
+struct ot_thr_table;
 
 typedef struct ot_thread {
   /* Hot: append position in the current chunk. `cur` is published with a
@@ -33,6 +34,8 @@ typedef struct ot_thread {
   /* Services own these (services/counters.c, services/sampler.c). */
   void *counters;
   void *sampler;
+  struct ot_thr_table *throttle; /* core/throttle.h; NULL when off */
+  uint64_t thr_seg;              /* events/throttle.h: start of the running task's segment */
 
   /* Identity, for location names and properties. */
   int thread_type; /* ompt_thread_t */

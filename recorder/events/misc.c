@@ -2,20 +2,22 @@
 #include "events/emit.h"
 #include "events/filter.h"
 #include "events/handlers.h"
+#include "events/throttle.h"
 
-/* With a filter file; out of line, so the recording path saves no
- * registers for it. */
-static __attribute__((noinline)) void flush_filtered(ot_thread *t, const void *codeptr_ra) {
-  if (!ot_filt_drop(OT_FC_FLUSH, 0, codeptr_ra))
-    ot_emit(t, OT_FLUSH, 0, 0, (uint64_t)codeptr_ra, 0);
+/* With a filter file or throttling; out of line, so the recording path
+ * saves no registers for them. 1 when the flush is not recorded. */
+static __attribute__((noinline)) int flush_dropped(ot_thread *t, const void *codeptr_ra) {
+  if (ot_filter_on && ot_filt_drop(OT_FC_FLUSH, 0, codeptr_ra))
+    return 1;
+  return t->throttle && ot_thr_point(t, OT_THR_FLUSH, codeptr_ra);
 }
 
 void on_ompt_callback_flush(ompt_data_t *thread_data, const void *codeptr_ra) {
   (void)thread_data;
   ot_thread *t = ot_enter();
-  if (t && __builtin_expect(ot_filter_on, 0))
-    flush_filtered(t, codeptr_ra);
-  else if (t)
+  if (t && __builtin_expect(ot_filter_on || t->throttle, 0) && flush_dropped(t, codeptr_ra))
+    return;
+  if (t)
     ot_emit(t, OT_FLUSH, 0, 0, (uint64_t)codeptr_ra, 0);
 }
 

@@ -3,6 +3,7 @@
 #include "core/config.h"
 #include "events/emit.h"
 #include "events/handlers.h"
+#include "events/throttle.h"
 #include "services/sampler.h"
 
 /* ompt_parallel_flag_t -> record kind (record.h): the league/team bits
@@ -58,6 +59,8 @@ void on_ompt_callback_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t 
     /* The enclosing region is not tracked: 0 until the next implicit
      * task begins (nested regions only). */
     t->cur_parallel = 0;
+    if (t->throttle)
+      ot_thr_write_dirty(t);
     ot_emit(t, OT_IMPLICIT_END, (unsigned)flags & 0xff, actual_parallelism, pid, index);
   }
 }

@@ -1,11 +1,12 @@
 /* Explicit tasks: creation (id with creator, site and generation),
  * scheduling points and dependences (of tasks, of the runtime's pseudo
  * task of a dependent taskwait, and of doacross loops on the implicit
- * task). */
+ * task). Throttled tasks: events/throttle.h. */
 #include "core/config.h"
 #include "core/sites.h"
 #include "events/emit.h"
 #include "events/handlers.h"
+#include "events/throttle.h"
 #include "services/sampler.h"
 
 void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
@@ -14,7 +15,6 @@ void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
                                   const void *codeptr_ra) {
   (void)encountering_task_data;
   (void)encountering_task_frame;
-  (void)has_dependences;
   ot_thread *t = ot_enter_structural();
   if (!t)
     return;
@@ -30,6 +30,10 @@ void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
     ot_emit(t, OT_TASK_CREATE, 0, (uint32_t)flags, (uint64_t)codeptr_ra, id);
     return;
   }
+  if (__builtin_expect(t->throttle != NULL, 0) &&
+      ot_thr_task_create(t, flags, has_dependences, ot_site_id(codeptr_ra), codeptr_ra,
+                         new_task_data))
+    return;
   /* Generation 0 means "implicit task" (record.h): skip it when the 32-bit
    * generation wraps. */
   if ((uint32_t)++t->task_gen == 0)
@@ -47,6 +51,11 @@ void on_ompt_callback_task_schedule(ompt_data_t *prior_task_data,
   ot_thread *t = ot_enter_structural();
   if (!t)
     return;
+  if (__builtin_expect(t->throttle != NULL, 0)) {
+    ot_thr_schedule(t, ot_task_of(prior_task_data), (unsigned)prior_task_status,
+                    ot_task_of(next_task_data));
+    return;
+  }
   ot_emit(t, OT_TASK_SCHEDULE, (unsigned)prior_task_status, 0, ot_task_of(prior_task_data),
           ot_task_of(next_task_data));
 }

@@ -7,6 +7,7 @@
 #include "events/control.h"
 #include "events/emit.h"
 #include "events/handlers.h"
+#include "events/throttle.h"
 #include "services/counters.h"
 #include "services/sampler.h"
 
@@ -30,6 +31,7 @@ void on_ompt_callback_thread_begin(ompt_thread_t thread_type, ompt_data_t *threa
   if (ot_buffer_thread_init(t) != 0)
     return; /* registered without records: finalize sees an empty location */
   ot_counters_thread_begin(t);
+  t->throttle = ot_throttle_table_new();
   t->begin_ts = ot_clock_now();
   ot_self = t;
   thread_data->ptr = t;
@@ -44,6 +46,8 @@ void on_ompt_callback_thread_end(ompt_data_t *thread_data) {
   if (!t)
     return;
   ot_sampler_thread_end(t);
+  if (t->throttle)
+    ot_thr_thread_end(t);
   ot_emit(t, OT_THREAD_END, 0, 0, 0, 0);
   t->end_ts = ot_clock_now();
   ot_counters_thread_end(t);

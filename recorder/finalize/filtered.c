@@ -14,32 +14,11 @@
 static uint32_t name_filter, name_filtered, rules, list;
 static char *text;
 
-/* The construct a dropped key names, as the replay maps its records. */
-static enum ot_construct construct_of(unsigned fclass, unsigned kind) {
-  enum ot_construct c, wait, sblock;
-  switch (fclass) {
-  case OT_FC_SYNC:
-    ot_sync_constructs(kind, &c, &wait);
-    return c;
-  case OT_FC_WORK:
-    return ot_work_construct(kind);
-  case OT_FC_MASKED:
-    return OC_MASKED;
-  case OT_FC_REDUCTION:
-    return OC_REDUCTION;
-  case OT_FC_MUTEX:
-    ot_mutex_constructs(kind, &c, &wait, &sblock);
-    return c;
-  default:
-    return OC_FLUSH;
-  }
-}
-
 static void define_dropped(void) {
   for (uint32_t i = 0; i < OT_FILTER_SLOTS; i++) {
     uint64_t key = atomic_load_explicit(&ot_filter_keys[i], memory_order_acquire);
     if (key && atomic_load_explicit(&ot_filter_state[i], memory_order_acquire) == OT_FILT_DROP)
-      ot_region(construct_of((unsigned)(key >> 56), (unsigned)(key >> 48) & 0xffu),
+      ot_region(ot_filter_construct_of((unsigned)(key >> 56), (unsigned)(key >> 48) & 0xffu),
                 key & 0xffffffffffffull);
   }
 }

@@ -19,6 +19,7 @@
 #include "finalize/scan_ext.h"
 #include "finalize/symbols.h"
 #include "finalize/teams.h"
+#include "finalize/throttled.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -139,6 +140,7 @@ static OTF2_ErrorCode write_definitions(const out_state *o) {
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE));
   CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1, s->process, s->process_class, 0));
   CHECK(ot_filtered_write(w, 1));
+  CHECK(ot_throttled_write(w, 1));
   CHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, 0, s->group, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
                                                 OTF2_UNDEFINED_LOCATION_GROUP));
   for (uint32_t i = 0; i < o->nloc; i++)
@@ -166,6 +168,7 @@ static void intern_def_strings(out_state *o) {
   s->group = ot_defs_string(run->program);
   s->paradigm = ot_defs_string("OpenMP");
   ot_filtered_prepare();
+  ot_throttled_prepare();
   for (uint32_t i = 0; i < o->nloc; i++) {
     snprintf(buf, sizeof buf, "OpenMP thread %u", i);
     s->locations[i] = ot_defs_string(buf);
@@ -306,6 +309,7 @@ static void release_all(out_state *o) {
   ot_teams_free();
   ot_regions_free();
   ot_filtered_free();
+  ot_throttled_free();
   ot_scan_free();
   ot_symbols_close();
   ot_defs_reset();

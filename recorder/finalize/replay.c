@@ -1168,6 +1168,8 @@ static void process(loc_state *ls, const ot_rec *r) {
     ot_label_add(&ls->label, r);
     return;
   }
+  if (r->type == OT_THROTTLED) /* counts only (finalize/throttled.c) */
+    return;
   samples_until(ls, raw);
   uint64_t t = ot_out_ts(ls->loc, raw);
   end_failed_test(ls, r, t);

@@ -50,6 +50,7 @@ static void apply_meta(ot_run *run, const ot_meta *m) {
   run->sampling_ns = meta_u64(m, "sampling_ns");
   run->counters_strict = meta_u64(m, "counters_strict") != 0;
   run->finished = meta_u64(m, "finished") != 0;
+  run->filter = meta_dup(m, "filter");
   uint64_t n = meta_u64(m, "counters");
   run->nmetrics = n > OT_RUN_MAX_METRICS ? OT_RUN_MAX_METRICS : (unsigned)n;
   char key[64];
@@ -345,6 +346,7 @@ void ot_run_free(ot_run *run) {
     free(run->metric_unit[i]);
   }
   free(run->maps);
+  free(run->filter);
   memset(run, 0, sizeof *run);
 }
 

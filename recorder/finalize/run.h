@@ -52,6 +52,7 @@ typedef struct ot_run {
   uint32_t nclock;         /* calibration points found */
   uint64_t clock_last_raw; /* raw tick of the last one: each flush pass writes one first */
   char *maps;              /* text of the last MAPS frame (NUL-terminated), or NULL */
+  char *filter;            /* OMPTRACE_FILTER's file (absolute path) of the run, or NULL */
   size_t maps_len;
   uint64_t lost;     /* sum over the threads */
   uint32_t ndamaged; /* locations whose log ended in a damaged frame */

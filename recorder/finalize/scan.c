@@ -8,6 +8,7 @@
 #include "finalize/run.h"
 #include "finalize/scan_ext.h"
 #include "finalize/symbols.h"
+#include "finalize/throttled.h"
 
 #include <omp-tools.h>
 #include <stdlib.h>
@@ -242,6 +243,10 @@ static int scan_location(const ot_run *run, uint32_t loc) {
       break;
     case OT_LOST:
       lost_total += r->a;
+      break;
+    case OT_THROTTLED:
+      if (ot_throttled_note(loc, r) != 0)
+        goto oom;
       break;
     case OT_CONTROL_TOOL: /* a pause, resume or end (finalize/pauses.c) */
       if (r->kind != OT_CTL_NONE && ot_pauses_note(r->ts, r->kind, r->a) != 0)

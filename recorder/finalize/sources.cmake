@@ -14,4 +14,5 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/suspended.c
   ${CMAKE_CURRENT_LIST_DIR}/symbols.c
   ${CMAKE_CURRENT_LIST_DIR}/teams.c
+  ${CMAKE_CURRENT_LIST_DIR}/throttled.c
   ${CMAKE_CURRENT_LIST_DIR}/timeline.c)

@@ -12,6 +12,7 @@
 #include "buffer/record.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/filter.h"
 #include "core/log.h"
 #include "core/threads.h"
 #include "log/codec.h"
@@ -398,6 +399,8 @@ static int flush_meta(int finished, int in_signal) {
     }
   }
   ot_meta_put(p, cap, &len, "counters_strict", NUM((uint64_t)ot_counters_strict()));
+  if (ot_filter_path())
+    ot_meta_put(p, cap, &len, "filter", ot_filter_path());
   if (finished)
     ot_meta_put(p, cap, &len, "finished", "1");
 #undef NUM

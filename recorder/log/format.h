@@ -58,7 +58,8 @@ _Static_assert(sizeof(ot_frame_hdr) == 24, "frame header is 24 bytes");
  *   (CLOCK_REALTIME at the first CLOCK point's monotonic time), callstacks
  *   (user|machine), sampling_ns (period, 0 = off), counters (n), counter.<i>.name,
  *   counter.<i>.desc, counter.<i>.unit, counter.<i>.estimate (0|1), counters_strict (0|1),
- *   finished (1 once the final flush of a normal end is complete). */
+ *   finished (1 once the final flush of a normal end is complete), filter (the absolute path
+ *   of OMPTRACE_FILTER's file when its rules are in force: recovery applies them). */
 
 typedef struct ot_log_clock {
   uint64_t raw; /* ot_clock_now() */

@@ -5,6 +5,7 @@
  * (--where, recover/where.h). Never writes into the log. */
 #define _GNU_SOURCE /* nftw's FTW_PHYS */
 #include "core/config.h"
+#include "core/filter.h"
 #include "core/output_dir.h"
 #include "finalize/out.h"
 #include "finalize/run.h"
@@ -198,11 +199,21 @@ static void report_loss(const ot_run *run, const ot_where *w, const char *dir) {
          run->finished ? " (the run had finished)" : "");
 }
 
+/* The run's filter file (META "filter"): finalize then drops what its
+ * rules exclude, as the recording run did. */
+static void load_filter(const ot_run *run) {
+  char err[512];
+  if (run->filter && ot_filter_load(run->filter, err, sizeof err) != 0)
+    fprintf(stderr, ME ": %s: OMPTRACE_FILTER: %s; the archive is written unfiltered\n", run->dir,
+            err);
+}
+
 static int recover(const opts *o) {
   ot_run run;
   memset(&run, 0, sizeof run);
   if (ot_run_load(&run, o->dir, 0) != 0)
     return 1;
+  load_filter(&run);
   int rc = 1;
   ot_where w;
   if (!o->out && still_running(&run)) {

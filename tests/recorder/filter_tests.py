@@ -89,6 +89,7 @@ def case_files(m, lib):
     cases["missing"] = (None, baseline(m, lib), 24)
     cases["launcher"] = cases["construct"]
     cases["summary"] = cases["construct"]
+    cases["recover"] = cases["construct"]
     return cases
 
 
@@ -142,6 +143,7 @@ def main():
     ap.add_argument("--launcher", help="share/omptrace, for the launcher case")
     ap.add_argument("--summary", help="omptrace-summary, for the summary case")
     ap.add_argument("--schema", help="docs/summary-schema.json, for the summary case")
+    ap.add_argument("--recover", help="omptrace-recover, for the recover case")
     ap.add_argument("case")
     a = ap.parse_args()
     src = os.path.join(a.src, "filtered.c")
@@ -164,12 +166,21 @@ def main():
         del env["OMPTRACE_FILTER"]
         env["OMPTRACE_LIBRARY"] = a.lib
         cmd = [a.launcher, "--filter", path, a.prog]
+    if a.case == "recover":  # killed after a flush: omptrace-recover applies the same rules
+        cmd.append("kill")
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=300)
     sys.stdout.write(p.stderr)
     problems = []
-    if p.returncode != 0 or not p.stdout.startswith("total "):
+    want_rc = -9 if a.case == "recover" else 0
+    if p.returncode != want_rc or not p.stdout.startswith("total "):
         problems.append("program: status %d, stdout %r" % (p.returncode, p.stdout))
+    if a.case == "recover":
+        r = subprocess.run([a.recover, out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=300)
+        sys.stdout.write(r.stdout)
+        if r.returncode != 0:
+            problems.append("omptrace-recover: status %d" % r.returncode)
     lines = p.stderr.splitlines()
     want = {"bad_syntax": ["omptrace: OMPTRACE_FILTER: %s:3: pattern 'flush' before EXCLUDE or "
                            "INCLUDE; tracing goes on unfiltered" % path],
@@ -180,7 +191,8 @@ def main():
     t = archive.Trace(os.path.join(out, "traces.otf2"))
     print(archive.summary(t))
     # source=None: the regions of filtered_lib.c are not in filtered.c
-    invariants.check_generic(t, source=None, program=os.path.basename(a.prog))
+    invariants.check_generic(t, source=None, program=os.path.basename(a.prog),
+                             complete=a.case != "recover")
     otf2_print.check_with_otf2_print(t)
     for (construct, line), each in sorted(expected.items()):
         if construct in ("masked", "single sblock"):
@@ -192,7 +204,7 @@ def main():
     if a.case in ("construct", "launcher"):
         t.expect("regions around a flush of an excluded critical",
                  parent_of_flushes(t, m["flush"]), {"parallel"})
-    if a.case == "summary":
+    if a.case in ("summary", "recover"):
         problems += check_summary(a, os.path.join(out, "traces.otf2"), m)
     problems += t.failures
     for msg in problems:

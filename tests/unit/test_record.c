@@ -44,6 +44,7 @@ static const char *const names[] = {
     "ERROR",
     "LOST",
     "LABEL",
+    "THROTTLED",
 };
 
 /* A few enum constants by value, as the handlers and the finalize use them. */
@@ -52,8 +53,9 @@ typedef struct {
 } number_case;
 
 static const number_case numbers[] = {
-    {OT_NONE, 0},           {OT_THREAD_BEGIN, 1}, {OT_PARALLEL_BEGIN, 3}, {OT_SYNC_BEGIN, 11},
-    {OT_MUTEX_ACQUIRE, 15}, {OT_WORK_BEGIN, 21},  {OT_LOST, 31},          {OT_REC_TYPE_COUNT, 33},
+    {OT_NONE, 0},        {OT_THREAD_BEGIN, 1},   {OT_PARALLEL_BEGIN, 3},
+    {OT_SYNC_BEGIN, 11}, {OT_MUTEX_ACQUIRE, 15}, {OT_WORK_BEGIN, 21},
+    {OT_LOST, 31},       {OT_THROTTLED, 33},     {OT_REC_TYPE_COUNT, 34},
 };
 
 /* Field use: the fields each type documents, as "kabc" letters. */
@@ -67,6 +69,7 @@ static const use_case uses[] = {
     {OT_PARALLEL_END, "kbc"},   {OT_TASK_CREATE, "abc"},    {OT_TASK_SCHEDULE, "kbc"},
     {OT_MUTEX_ACQUIRE, "kabc"}, {OT_MUTEX_RELEASED, "kbc"}, {OT_FLUSH, "b"},
     {OT_CANCEL, "ab"},          {OT_CONTROL_TOOL, "kabc"},  {OT_LOST, "abc"},
+    {OT_THROTTLED, "kabc"},
 };
 
 typedef struct {

@@ -5,7 +5,9 @@
 #include "common.h"
 
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ROUNDS 6
 
@@ -20,7 +22,7 @@ static void helper(void) {
   total += ot_work(100);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   omp_init_lock(&lock);
 #pragma omp parallel num_threads(2) /* @parallel */
   {
@@ -46,5 +48,10 @@ int main(void) {
   }
   omp_destroy_lock(&lock);
   printf("total %.1f\n", total);
+  if (argc > 1 && !strcmp(argv[1], "kill")) { /* a crash after everything is in the log */
+    fflush(stdout);
+    omp_control_tool(omp_control_tool_flush, 0, NULL);
+    raise(SIGKILL);
+  }
   return 0;
 }

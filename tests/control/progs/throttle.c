@@ -1,0 +1,112 @@
+/* Throttling scenarios with exact expectations (tests/control/
+ * throttle_tests.py). Two threads; each creates its own tasks from one
+ * site and waits for each before creating the next, so every decision
+ * sees all earlier instances completed:
+ *   tasks  1000 tiny tasks per thread
+ *   slow   20 tasks per thread, each busy for at least 2 ms
+ *   cross  10 tasks of at least 2 ms, then 200 tiny ones, per thread
+ *   flush  1000 flushes per thread
+ *   critical  1000 critical sections per thread (each holding a masked)
+ *   lock   1000 acquisitions of the thread's own lock per thread
+ *   serial as tasks on a team of one thread (its tasks run undeferred)
+ *   kill   as tasks, one more region (a worker reports the end of the
+ *          last one only at the next fork), omp_control_tool_flush, SIGKILL
+ * Busy tasks take at least their time however loaded the machine is. */
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static int done[2];
+
+static void busy(double seconds) {
+  double end = omp_get_wtime() + seconds;
+  while (omp_get_wtime() < end) {
+  }
+}
+
+static void tasks(int slow, int tiny, int threads) {
+#pragma omp parallel num_threads(threads)
+  {
+    int me = omp_get_thread_num();
+    for (int i = 0; i < slow + tiny; i++) {
+      double s = i < slow ? 2e-3 : 0;
+#pragma omp task firstprivate(s, me) /* @task */
+      {
+        if (s > 0)
+          busy(s);
+#pragma omp atomic
+        done[me]++;
+      }
+#pragma omp taskwait
+    }
+  }
+  printf("tasks %d %d\n", done[0], done[1]);
+}
+
+static void flushes(int n) {
+#pragma omp parallel num_threads(2)
+  {
+    for (int i = 0; i < n; i++) {
+#pragma omp flush /* @flush */
+    }
+  }
+}
+
+static void criticals(int n) {
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    for (int i = 0; i < n; i++) {
+#pragma omp critical /* @critical */
+      {
+        done[me]++;
+#pragma omp masked /* @inner */
+        done[me]++;
+      }
+    }
+  }
+}
+
+static void locks(int n) {
+  omp_lock_t lock[2];
+  omp_init_lock(&lock[0]);
+  omp_init_lock(&lock[1]);
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    for (int i = 0; i < n; i++) {
+      omp_set_lock(&lock[me]); /* @lock */
+      done[me]++;
+      omp_unset_lock(&lock[me]);
+    }
+  }
+  omp_destroy_lock(&lock[0]);
+  omp_destroy_lock(&lock[1]);
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "tasks";
+  if (!strcmp(mode, "tasks") || !strcmp(mode, "kill"))
+    tasks(0, 1000, 2);
+  else if (!strcmp(mode, "serial"))
+    tasks(0, 1000, 1);
+  else if (!strcmp(mode, "slow"))
+    tasks(20, 0, 2);
+  else if (!strcmp(mode, "cross"))
+    tasks(10, 200, 2);
+  else if (!strcmp(mode, "flush"))
+    flushes(1000);
+  else if (!strcmp(mode, "critical"))
+    criticals(1000);
+  else if (!strcmp(mode, "lock"))
+    locks(1000);
+  fflush(stdout);
+  if (!strcmp(mode, "kill")) {
+#pragma omp parallel num_threads(2)
+    done[omp_get_thread_num()]++;
+    omp_control_tool(omp_control_tool_flush, 0, NULL);
+    raise(SIGKILL);
+  }
+  return 0;
+}

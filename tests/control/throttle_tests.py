@@ -1,0 +1,213 @@
+#!/usr/bin/python3
+"""Throttling (OMPTRACE_THROTTLE, docs/control.md) on progs/throttle.c: each
+case checks with python3-otf2 and otf2-print the exact task and flush
+instances recorded per creating thread, the counts of the rest in the
+"omptrace::throttled" property (recorded + throttled = what the program
+ran), a balanced timeline (invariants.check_generic), recovery after a
+kill, bad values, and the summary's report in every format.
+
+usage: throttle_tests.py --lib L --prog P --src DIR --recover R --summary S
+                         --launcher SH --schema JSON --work DIR CASE"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
+sys.path.insert(0, os.path.join(HERE, "..", "summary"))
+import archive  # noqa: E402
+import invariants  # noqa: E402
+import otf2_print  # noqa: E402
+import schema_check  # noqa: E402
+
+A = None
+FAILED = []
+
+# case -> (mode, OMPTRACE_THROTTLE, construct, recorded per thread, run per thread)
+# tasks: 1000 tiny tasks, N=100: the first 100 recorded, then throttled.
+# slow: every task takes at least 2 ms > T: never throttled.
+# cross: 10 tasks of >= 2 ms (window 1 not below T), 10 tiny ones recorded
+# (window 2, below T), the other 190 throttled.
+CASES = {
+    "tasks": ("tasks", "100,1ms", "task", 100, 1000),
+    "slow": ("slow", "5,1ms", "task", 20, 20),
+    "cross": ("cross", "10,1ms", "task", 20, 210),
+    "flush": ("flush", "100,1ms", "flush", 100, 1000),
+    "off": ("tasks", None, "task", 1000, 1000),
+    # one thread: the runtime runs each task at once (undeferred)
+    "serial": ("serial", "100,1ms", "task", 100, 1000),
+    # critical: T = 100 ms, far above a contended tiny section; the masked
+    # region inside stays recorded (masked is never throttled).
+    "critical": ("critical", "100,100ms", "critical", 100, 1000),
+    # lock: each thread its own lock, no contention.
+    "lock": ("lock", "100,1ms", "omp_set_lock", 100, 1000),
+}
+
+
+def fail(msg):
+    FAILED.append(msg)
+    print("FAIL: " + msg)
+
+
+def expect(what, got, want):
+    if got != want:
+        fail("%s: expected %r, got %r" % (what, want, got))
+
+
+def run(mode, value, launcher=False, kill=False):
+    shutil.rmtree(A.work, ignore_errors=True)
+    os.makedirs(A.work)
+    out = os.path.join(A.work, "trace")
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out)
+    env.pop("OMPTRACE_THROTTLE", None)
+    cmd = [A.prog, mode]
+    if launcher:
+        env.pop("OMP_TOOL_LIBRARIES")
+        cmd = [A.launcher, "--throttle", value] + cmd
+    elif value is not None:
+        env["OMPTRACE_THROTTLE"] = value
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=250)
+    sys.stdout.write("--- %s %s (exit %d) ---\n%s%s" % (mode, value, p.returncode, p.stdout,
+                                                          p.stderr))
+    expect("exit status", p.returncode, -9 if kill else 0)
+    if kill:
+        r = subprocess.run([A.recover, out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=250)
+        sys.stdout.write("--- omptrace-recover (exit %d) ---\n%s" % (r.returncode, r.stdout))
+        expect("omptrace-recover exit status", r.returncode, 0)
+    return os.path.join(out, "traces.otf2"), p.stdout, p.stderr
+
+
+def throttled(t):
+    """(region name, location) -> throttled instances, from otf2-print -G."""
+    text = subprocess.run(["otf2-print", "-G", t.anchor], stdout=subprocess.PIPE,
+                          universal_newlines=True).stdout
+    m = re.search(r'^SYSTEM_TREE_NODE_PROPERTY.*Name: "omptrace::throttled" <\d+>, '
+                  r'Type: STRING, Value: "([^"]*)"', text, re.M | re.S)
+    names = {r._ref: r.name for r in t.regions}
+    got = {}
+    for line in (m.group(1) if m else "").splitlines():
+        region, loc, count, _ns = (int(x) for x in line.split())
+        got[(names.get(region), loc)] = got.get((names.get(region), loc), 0) + count
+    return got
+
+
+def load(anchor, complete=True):
+    t = archive.Trace(anchor)
+    invariants.check_generic(t, complete=complete)
+    otf2_print.check_with_otf2_print(t)
+    for f in t.failures:
+        fail(f)
+    t.failures = []
+    return t
+
+
+def check_counts(anchor, construct, recorded, ran, complete=True):
+    """Enters of the construct per creating thread and throttled counts:
+    recorded + throttled = ran, per thread (tasks: their creator's)."""
+    t = load(anchor, complete)
+    n = len(t.locs)
+    marker = "lock" if construct == "omp_set_lock" else construct
+    line = archive.markers(os.path.join(A.src, "throttle.c"))[marker]
+    name = "%s @ throttle.c:%d" % (construct, line)
+    enters = t.per_loc(lambda l: t.enter_count(construct, line, l))
+    counts = throttled(t)
+    if construct == "task":  # a task may run on the other thread: compare totals
+        expect("recorded task instances", sum(enters), recorded * n)
+        created = t.per_loc(lambda l: t.enter_count("task create", line, l))
+        expect("recorded task creations per thread", created, [recorded] * n)
+        expect("recorded + throttled tasks", sum(enters) + sum(counts.values()), ran * n)
+    else:
+        expect("recorded %s per thread" % construct, enters, [recorded] * 2)
+        expect("throttled %s per thread" % construct,
+               [counts.get((name, l), 0) for l in t.locs], [ran - recorded] * 2)
+    if construct in ("critical", "omp_set_lock"):
+        kind = "ThreadAcquireLock"
+        expect("%s per thread" % kind, t.per_loc(lambda l: t.kind_count(kind, l)),
+               [recorded] * 2)
+    if construct == "critical":  # what a throttled critical holds is recorded
+        inner = archive.markers(os.path.join(A.src, "throttle.c"))["inner"]
+        expect("masked regions inside per thread",
+               t.per_loc(lambda l: t.enter_count("masked", inner, l)), [ran, 0])
+    unexpected = [k for k in counts if k[0] != name]
+    if unexpected:
+        fail("throttled constructs other than %s: %r" % (name, unexpected))
+    return t
+
+
+def t_bad(value, why):
+    anchor, _out, err = run("tasks", value)
+    want = "OMPTRACE_THROTTLE='%s': %s; using off" % (value, why)
+    if want not in err:
+        fail("stderr lacks %r" % want)
+    check_counts(anchor, "task", 1000, 1000)
+
+
+def t_summary():
+    anchor, _out, _err = run("tasks", "100,1ms")
+    line = archive.markers(os.path.join(A.src, "throttle.c"))["task"]
+    name = "task @ throttle.c:%d" % line
+    fmt = {}
+    for f in ("text", "json", "csv", "html"):
+        p = subprocess.run([A.summary, "--format", f, anchor], stdout=subprocess.PIPE,
+                           universal_newlines=True)
+        expect("omptrace-summary --format %s exit status" % f, p.returncode, 0)
+        fmt[f] = p.stdout
+    if not re.search(r"^Throttled constructs \(OMPTRACE_THROTTLE\)$", fmt["text"], re.M):
+        fail("summary text lacks the throttled section")
+    doc = json.loads(fmt["json"])
+    rows = doc["overview"].get("throttled", [])
+    expect("summary JSON throttled regions", sorted({r["region"] for r in rows}), [name])
+    expect("summary JSON: recorded + throttled",
+           sum(r["instances"] for r in rows) + 200, 2000)
+    with open(A.schema) as f:
+        for e in schema_check.validate(doc, json.load(f)):
+            fail("schema: %s" % e)
+    if "throttled" not in fmt["csv"] or name not in fmt["csv"]:
+        fail("summary CSV lacks the throttled table")
+    if "Throttled constructs" not in fmt["html"]:
+        fail("summary HTML lacks the throttled table")
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    for a in ("--lib", "--prog", "--src", "--recover", "--summary", "--launcher", "--schema",
+              "--work"):
+        ap.add_argument(a, required=True)
+    ap.add_argument("case")
+    A = ap.parse_args()
+    c = A.case
+    if c in CASES:
+        mode, value, construct, recorded, ran = CASES[c]
+        anchor, out, _err = run(mode, value)
+        check_counts(anchor, construct, recorded, ran)
+        if construct == "task":
+            want = [str(ran), str(ran) if mode != "serial" else "0"]
+            expect("program output", out.split(), ["tasks"] + want)
+    elif c == "launcher":
+        check_counts(run("tasks", "100,1ms", launcher=True)[0], "task", 100, 1000)
+    elif c == "recover":  # killed after omp_control_tool_flush: the log holds the counts
+        check_counts(run("kill", "100,1ms", kill=True)[0], "task", 100, 1000, complete=False)
+    elif c == "bad_values":
+        t_bad("100", "not N,T (a count and a duration, e.g. 100000,10us)")
+        t_bad("0,10us", "N is not a count from 1 to 4294967295")
+        t_bad("100,10", "T needs a unit (ns, us, ms, s)")
+        t_bad("100,-1us", "T is not a positive duration")
+        t_bad("100,2s", "T longer than 1s")
+    elif c == "summary":
+        t_summary()
+    else:
+        fail("unknown case " + c)
+    print("FAILED: %d" % len(FAILED) if FAILED else "OK")
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
