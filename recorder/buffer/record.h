@@ -52,7 +52,10 @@
   /* records dropped before this one; written by the buffer layer, never by handlers */            \
   X(LOST, 0, "count (saturated)", "first lost ts", "last lost ts")                                 \
   /* up to 20 bytes of the name of the CONTROL_TOOL record that follows (events/control.c) */      \
-  X(LABEL, "bytes in this piece", "bytes 0-3", "bytes 4-11", "bytes 12-19")
+  X(LABEL, "bytes in this piece", "bytes 0-3", "bytes 4-11", "bytes 12-19")                      \
+  /* an MPI call (libomptrace-mpi.so, buffer/mpi_calls.h) begins / ends */                         \
+  X(MPI_ENTER, 0, "enum ot_mpi_call", "cp", 0)                                                     \
+  X(MPI_LEAVE, 0, "enum ot_mpi_call", "cp", 0)
 // clang-format on
 
 enum ot_rec_type {

@@ -1,0 +1,14 @@
+/* The entry point of libomptrace-mpi.so into the recording: MPI calls go
+ * into the calling thread's buffer like OpenMP events, so the record log,
+ * its flusher and crash recovery cover them (buffer/mpi_calls.h). */
+#include "buffer/mpi_calls.h"
+#include "events/emit.h"
+
+__attribute__((visibility("default"))) void omptrace_mpi_event(unsigned call, int leave,
+                                                               const void *cp);
+
+void omptrace_mpi_event(unsigned call, int leave, const void *cp) {
+  ot_thread *t = ot_enter();
+  if (t && call < OT_MPI_CALL_COUNT)
+    ot_emit(t, leave ? OT_MPI_LEAVE : OT_MPI_ENTER, 0, call, (uint64_t)cp, 0);
+}
