@@ -1,0 +1,47 @@
+/* Cost of MPI calls under the tool: rank 0 and 1 ping-pong 8-byte
+ * messages, then every rank runs barriers; rank 0 prints ns per message
+ * (half a round trip: one MPI_Send + one MPI_Recv per rank) and per
+ * barrier. A parallel region first starts the OpenMP runtime (and the
+ * tool) in every variant. Run by bench/mpi_bench.py. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static double per_message(int rank, int n) {
+  long v = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < n; i++) {
+    if (rank == 0) {
+      MPI_Send(&v, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD);
+      MPI_Recv(&v, 1, MPI_LONG, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Recv(&v, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(&v, 1, MPI_LONG, 0, 0, MPI_COMM_WORLD);
+    }
+  }
+  return (MPI_Wtime() - t0) * 1e9 / (2.0 * n);
+}
+
+static double per_barrier(int n) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < n; i++)
+    MPI_Barrier(MPI_COMM_WORLD);
+  return (MPI_Wtime() - t0) * 1e9 / n;
+}
+
+int main(int argc, char **argv) {
+  int rank, n = argc > 1 ? atoi(argv[1]) : 20000;
+  int sum = 0;
+#pragma omp parallel reduction(+ : sum)
+  sum += 1;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double msg = per_message(rank, n);
+  double bar = per_barrier(n);
+  if (rank == 0)
+    printf("message_ns %.1f barrier_ns %.1f threads %d\n", msg, bar, sum);
+  MPI_Finalize();
+  return 0;
+}
