@@ -31,7 +31,8 @@ ROLES = {"MPI_Send": RegionRole.POINT2POINT, "MPI_Recv": RegionRole.POINT2POINT,
          "MPI_Bcast": RegionRole.COLL_ONE2ALL, "MPI_Init_thread": RegionRole.FUNCTION,
          "MPI_Init": RegionRole.FUNCTION, "MPI_Finalize": RegionRole.FUNCTION,
          "MPI_Comm_split": RegionRole.FUNCTION, "MPI_Comm_dup": RegionRole.FUNCTION,
-         "MPI_Comm_free": RegionRole.FUNCTION, "MPI_Abort": RegionRole.FUNCTION}
+         "MPI_Comm_free": RegionRole.FUNCTION, "MPI_Abort": RegionRole.FUNCTION,
+         "MPI_Sendrecv": RegionRole.POINT2POINT, "MPI_Reduce": RegionRole.COLL_ALL2ONE}
 
 
 def eq(got, want, what):
@@ -75,7 +76,7 @@ def mpi_calls(t):
     return calls
 
 
-def check_rank(t, rank, want, inside=None):
+def check_rank(t, rank, want, inside=None, parallels=1):
     """want: MPI function -> Enters on the master thread; none elsewhere.
     inside: function -> construct that must enclose each of its calls."""
     calls = mpi_calls(t)
@@ -89,7 +90,7 @@ def check_rank(t, rank, want, inside=None):
             if n == name:
                 eq(any(r.split(" @ ")[0] == construct for r in stack), True,
                    "rank %d %s inside %s" % (rank, name, construct))
-    eq(t.enter_count("parallel", None, loc0), 1, "rank %d parallel regions" % rank)
+    eq(t.enter_count("parallel", None, loc0), parallels, "rank %d parallel regions" % rank)
     eq(len(t.locs), 2, "rank %d OpenMP threads" % rank)
     counts, _ = otf2_print.otf2_print_counts(t.anchor)
     eq(sum(counts[("ENTER", loc)] for loc in t.locs),
@@ -151,6 +152,42 @@ def case_abort():
         eq([n for n, _ in calls], ["MPI_Init", "MPI_Barrier", last], "rank %d MPI calls" % r)
 
 
+def case_multiple():
+    """MPI_THREAD_MULTIPLE: each thread's 3 MPI_Sendrecv on its own location."""
+    out = os.path.join(A.work, "multiple_np2")
+    p = mpirun("mpi_multiple", 2, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    if "no MPI_THREAD_MULTIPLE" in p.stdout:
+        print("the MPI library does not provide MPI_THREAD_MULTIPLE: skipped")
+        sys.exit(77)
+    for r in range(2):
+        eq("rank %d exchanged ok" % r in p.stdout, True, "rank %d exchange" % r)
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        calls = mpi_calls(t)
+        eq(len(t.locs), 2, "rank %d OpenMP threads" % r)
+        for i, loc in enumerate(t.locs):
+            want = ["MPI_Init_thread"] if i == 0 else []
+            want += ["MPI_Sendrecv"] * 3 + (["MPI_Finalize"] if i == 0 else [])
+            eq([n for n, _ in calls[loc]], want, "rank %d location %d MPI calls" % (r, i))
+            eq(all("parallel" in [s.split(" @ ")[0] for s in st] for n, st in calls[loc]
+                   if n == "MPI_Sendrecv"), True, "rank %d location %d Sendrecv in parallel" % (r, i))
+
+
+def case_imbalance():
+    """Rank R runs R + 1 parallel loops, then MPI_Barrier and MPI_Reduce."""
+    out = os.path.join(A.work, "imbalance_np4")
+    p = mpirun("mpi_imbalance", 4, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    eq("total %d" % (10 * sum(i % 7 for i in range(100000))) in p.stdout, True,
+       "program output (%s)" % p.stdout.strip())
+    for r in range(4):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        check_rank(t, r, {"MPI_Init": 1, "MPI_Barrier": 1, "MPI_Reduce": 1, "MPI_Finalize": 1},
+                   parallels=r + 1)
+        for loc in t.locs:
+            eq(t.enter_count("loop", None, loc), r + 1, "rank %d location %d loops" % (r, loc))
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -163,7 +200,8 @@ def main():
         return 77
     os.makedirs(A.work, exist_ok=True)
     {"pingpong_np2": lambda: case_pingpong(2), "pingpong_np4": lambda: case_pingpong(4),
-     "split_np4": case_split, "abort_np2": case_abort}[A.case]()
+     "split_np4": case_split, "abort_np2": case_abort, "multiple_np2": case_multiple,
+     "imbalance_np4": case_imbalance}[A.case]()
     for m in problems:
         print("FAIL:", m)
     print("%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
