@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 
-import otf2
 from otf2.enums import Paradigm, RegionRole
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -133,13 +132,15 @@ def case_split():
                    {"MPI_Bcast": "masked"})
 
 
-def case_abort():
-    """Rank 1 aborts, rank 0 dies blocked in MPI_Recv: both leave a log;
-    omptrace recover builds each rank's archive, its last call open to the
-    end."""
-    out = os.path.join(A.work, "abort_np2")
-    p = mpirun("mpi_abort", 2, out)
-    eq(p.returncode != 0, True, "mpirun reports the abort")
+def dead_job(prog, dead_last):
+    """Rank 1 ends the job after MPI_Init and MPI_Barrier (its last MPI call
+    dead_last, or none); rank 0 is ended by mpirun: after its barrier,
+    blocked in MPI_Recv or just before it (both are right; which one
+    depends on timing). Every rank's archive is written at the end or
+    recovered from its log."""
+    out = os.path.join(A.work, prog.replace("mpi_", "") + "_np2")
+    p = mpirun(prog, 2, out)
+    eq(p.returncode != 0, True, "mpirun reports the failed job")
     for r in range(2):
         d = os.path.join(out, "rank-%d" % r)
         if not os.path.exists(os.path.join(d, "traces.otf2")):
@@ -147,9 +148,25 @@ def case_abort():
                                  stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
             eq(rec.returncode, 0, "rank %d recover (%s)" % (r, rec.stderr.strip()))
         t = archive.Trace(os.path.join(d, "traces.otf2"))
-        calls = mpi_calls(t)[t.locs[0]]
-        last = "MPI_Abort" if r == 1 else "MPI_Recv"
-        eq([n for n, _ in calls], ["MPI_Init", "MPI_Barrier", last], "rank %d MPI calls" % r)
+        calls = [n for n, _ in mpi_calls(t)[t.locs[0]]]
+        eq(t.enter_count("parallel", None, t.locs[0]), 1, "rank %d parallel regions" % r)
+        if r == 1:
+            eq(calls, ["MPI_Init", "MPI_Barrier"] + dead_last, "rank 1 MPI calls")
+        elif calls != ["MPI_Init", "MPI_Barrier"]:
+            eq(calls, ["MPI_Init", "MPI_Barrier", "MPI_Recv"], "rank 0 MPI calls")
+
+
+def case_abort():
+    """Rank 1 calls MPI_Abort: it writes its archive first."""
+    dead_job("mpi_abort", ["MPI_Abort"])
+
+
+def case_kill():
+    """Rank 1 flushes its log and dies by SIGKILL: recover builds its
+    archive with every MPI call up to there."""
+    out = os.path.join(A.work, "kill_np2")
+    dead_job("mpi_kill", [])
+    eq(os.path.isdir(os.path.join(out, "rank-1", ".log")), False, "rank 1 log recovered")
 
 
 def case_multiple():
@@ -200,7 +217,7 @@ def main():
         return 77
     os.makedirs(A.work, exist_ok=True)
     {"pingpong_np2": lambda: case_pingpong(2), "pingpong_np4": lambda: case_pingpong(4),
-     "split_np4": case_split, "abort_np2": case_abort, "multiple_np2": case_multiple,
+     "split_np4": case_split, "abort_np2": case_abort, "kill_np2": case_kill, "multiple_np2": case_multiple,
      "imbalance_np4": case_imbalance}[A.case]()
     for m in problems:
         print("FAIL:", m)
