@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Cost per MPI message and per MPI_Barrier (bench/mpi_bench.c, mpirun -np
+"""Cost per MPI message, per MPI_Barrier and per MPI_Test of a null request (bench/mpi_bench.c, mpirun -np
 2) in three variants, run interleaved (none, omp, mpi, none, ...) so load
 drift hits all alike; prints the median per variant and its ratio to no
 tool.
@@ -32,7 +32,7 @@ def run(a, variant, out):
     if p.returncode != 0:
         sys.exit("mpi_bench: %s failed: %s" % (variant, p.stderr.strip()[-300:]))
     f = p.stdout.split()
-    return float(f[f.index("message_ns") + 1]), float(f[f.index("barrier_ns") + 1])
+    return [float(f[f.index(k) + 1]) for k in ("message_ns", "barrier_ns", "test_ns")]
 
 
 def main():
@@ -42,19 +42,20 @@ def main():
     ap.add_argument("--iters", type=int, default=20000)
     a = ap.parse_args()
     variants = ("none", "omp", "mpi")
-    res = {v: ([], []) for v in variants}
+    res = {v: ([], [], []) for v in variants}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(a.reps):
             for v in variants:
-                m, b = run(a, v, os.path.join(tmp, "%s%d" % (v, r)))
-                res[v][0].append(m)
-                res[v][1].append(b)
-    base = [statistics.median(res["none"][i]) for i in (0, 1)]
+                for i, x in enumerate(run(a, v, os.path.join(tmp, "%s%d" % (v, r)))):
+                    res[v][i].append(x)
+    base = [statistics.median(res["none"][i]) for i in (0, 1, 2)]
     print("mpirun -np 2, %d iterations, %d interleaved reps, medians" % (a.iters, a.reps))
-    print("%-6s %14s %8s %14s %8s" % ("tool", "ns/message", "ratio", "ns/barrier", "ratio"))
+    print("%-6s %12s %6s %12s %6s %12s %6s" % ("tool", "ns/message", "ratio", "ns/barrier",
+                                               "ratio", "ns/MPI_Test", "ratio"))
     for v in variants:
-        m, b = (statistics.median(res[v][i]) for i in (0, 1))
-        print("%-6s %14.1f %8.2f %14.1f %8.2f" % (v, m, m / base[0], b, b / base[1]))
+        m = [statistics.median(res[v][i]) for i in (0, 1, 2)]
+        print("%-6s %12.1f %6.2f %12.1f %6.2f %12.1f %6.2f" % (
+            v, m[0], m[0] / base[0], m[1], m[1] / base[1], m[2], m[2] / base[2]))
 
 
 if __name__ == "__main__":
