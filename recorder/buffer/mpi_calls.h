@@ -6,6 +6,8 @@
 #ifndef OMPTRACE_MPI_CALLS_H
 #define OMPTRACE_MPI_CALLS_H
 
+#include <stdint.h>
+
 // clang-format off
 #define OT_MPI_CALLS(X)                                                                            \
   X(Init, FUNCTION) X(Init_thread, FUNCTION) X(Finalize, FUNCTION) X(Abort, FUNCTION)              \
@@ -32,9 +34,11 @@ enum ot_mpi_call {
  * with dlsym so either library may load first (docs/mpi.md): appends an
  * MPI_ENTER (leave = 0) or MPI_LEAVE record for `call` at call site `cp`
  * to the calling thread's buffer; nothing when the thread is not recorded.
+ * arg goes into the record's c: the leave of MPI_Init/MPI_Init_thread
+ * carries the rank in MPI_COMM_WORLD plus one (0: unknown).
  * Hot path: no allocation, lock or syscall. */
 #define OT_MPI_EVENT_SYMBOL "omptrace_mpi_event"
-typedef void ot_mpi_event_fn(unsigned call, int leave, const void *cp);
+typedef void ot_mpi_event_fn(unsigned call, int leave, const void *cp, uint64_t arg);
 /* Called by MPI_Abort before the job is torn down: writes this rank's
  * archive now (mpirun kills the processes right after). */
 #define OT_MPI_ABORT_SYMBOL "omptrace_mpi_abort"

@@ -55,7 +55,7 @@
   X(LABEL, "bytes in this piece", "bytes 0-3", "bytes 4-11", "bytes 12-19")                      \
   /* an MPI call (libomptrace-mpi.so, buffer/mpi_calls.h) begins / ends */                         \
   X(MPI_ENTER, 0, "enum ot_mpi_call", "cp", 0)                                                     \
-  X(MPI_LEAVE, 0, "enum ot_mpi_call", "cp", 0)
+  X(MPI_LEAVE, 0, "enum ot_mpi_call", "cp", "MPI_Init*: world rank + 1")
 // clang-format on
 
 enum ot_rec_type {

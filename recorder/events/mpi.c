@@ -4,11 +4,10 @@
 #include "buffer/mpi_calls.h"
 #include "events/emit.h"
 
-__attribute__((visibility("default"))) void omptrace_mpi_event(unsigned call, int leave,
-                                                               const void *cp);
+__attribute__((visibility("default"))) ot_mpi_event_fn omptrace_mpi_event;
 
-void omptrace_mpi_event(unsigned call, int leave, const void *cp) {
+void omptrace_mpi_event(unsigned call, int leave, const void *cp, uint64_t arg) {
   ot_thread *t = ot_enter();
   if (t && call < OT_MPI_CALL_COUNT)
-    ot_emit(t, leave ? OT_MPI_LEAVE : OT_MPI_ENTER, 0, call, (uint64_t)cp, 0);
+    ot_emit(t, leave ? OT_MPI_LEAVE : OT_MPI_ENTER, 0, call, (uint64_t)cp, arg);
 }

@@ -15,9 +15,32 @@ static const struct {
 #undef OT_MPI_CALL_ROW
 };
 
+static int seen;
+static uint64_t rank_plus1;
+
+void ot_mpi_note_init(uint64_t r) {
+  if (r && r <= (uint64_t)UINT32_MAX + 1)
+    rank_plus1 = r;
+}
+
+int ot_mpi_seen(uint32_t *rank) {
+  if (!seen)
+    return 0;
+  if (!rank_plus1)
+    return 1;
+  *rank = (uint32_t)(rank_plus1 - 1);
+  return 2;
+}
+
+void ot_mpi_regions_free(void) {
+  seen = 0;
+  rank_plus1 = 0;
+}
+
 uint32_t ot_mpi_region(uint32_t call, uint64_t cp) {
   if (call >= OT_MPI_CALL_COUNT)
     return OTF2_UNDEFINED_REGION;
+  seen = 1;
   ot_symbol s[8];
   int n = cp ? ot_symbols_lookup(cp - 1, s, 8) : 0;
   int known = n >= 1 && s[0].file && s[0].line;

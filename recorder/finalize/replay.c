@@ -6,6 +6,7 @@
  * code pointers (enclosing construct), failed omp_test_lock, dropped
  * records and threads that simply stop (exit() inside a parallel). */
 #include "finalize/replay.h"
+#include "buffer/mpi_calls.h"
 #include "core/log.h"
 #include "finalize/defs.h"
 #include "finalize/grow.h"
@@ -1071,6 +1072,8 @@ static void mpi_record(loc_state *ls, const ot_rec *r, uint64_t t) {
       enter(ls, t, f->region);
     return;
   }
+  if (r->a == OT_MPI_Init || r->a == OT_MPI_Init_thread)
+    ot_mpi_note_init(r->c);
   int64_t i = find(ls, F_MPI, r->a, 0);
   if (i >= 0)
     close_to(ls, i, t);

@@ -42,12 +42,12 @@ void ot_mpi_hook_settle(void) {
   atomic_store(&settled, 1);
 }
 
-void ot_mpi_hook(unsigned call, int leave, const void *cp) {
+void ot_mpi_hook(unsigned call, int leave, const void *cp, uint64_t arg) {
   ot_mpi_event_fn *f = atomic_load_explicit(&hook, memory_order_relaxed);
   if (!f && !atomic_load_explicit(&settled, memory_order_relaxed))
     f = lookup();
   if (f)
-    f(call, leave, cp);
+    f(call, leave, cp, arg);
 }
 
 void ot_mpi_hook_abort(void) {

@@ -10,9 +10,9 @@
 #define OT_WRAP(name, params, args)                                                                \
   int MPI_##name params {                                                                          \
     const void *cp = __builtin_return_address(0);                                                  \
-    ot_mpi_hook(OT_MPI_##name, 0, cp);                                                             \
+    ot_mpi_hook(OT_MPI_##name, 0, cp, 0);                                                          \
     int rc = PMPI_##name args;                                                                     \
-    ot_mpi_hook(OT_MPI_##name, 1, cp);                                                             \
+    ot_mpi_hook(OT_MPI_##name, 1, cp, 0);                                                          \
     return rc;                                                                                     \
   }
 

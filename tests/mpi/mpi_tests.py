@@ -96,6 +96,8 @@ def check_rank(t, rank, want, inside=None, parallels=1):
                    "rank %d %s inside %s" % (rank, name, construct))
     eq(t.enter_count("parallel", None, loc0), parallels, "rank %d parallel regions" % rank)
     eq(len(t.locs), 2, "rank %d OpenMP threads" % rank)
+    eq([g.name for g in t.location_groups], ["rank %d" % rank], "rank %d location group" % rank)
+    eq(Paradigm.MPI in [p.paradigm for p in t.paradigms], True, "rank %d MPI paradigm" % rank)
     counts, _ = otf2_print.otf2_print_counts(t.anchor)
     eq(sum(counts[("ENTER", loc)] for loc in t.locs),
        sum(len(ev) for ev in ([e for e in t.events[loc] if type(e).__name__ == "Enter"]
