@@ -55,6 +55,8 @@ omptrace_feature(OMPTRACE_COUNTERS PAPI papi libpapi-dev "counters (PAPI)")
 omptrace_feature(OMPTRACE_SAMPLING UNWIND libunwind libunwind-dev "call-stack sampling (libunwind)")
 
 find_package(OpenMP QUIET COMPONENTS C)
+# MPI, optional: only libomptrace-mpi.so (recorder/mpi) and its tests use it.
+find_package(MPI QUIET COMPONENTS C)
 if(NOT OpenMP_C_FOUND OR NOT CMAKE_C_COMPILER_ID STREQUAL "Clang")
   message(FATAL_ERROR "omptrace: needs clang with LLVM libomp: apt-get install clang libomp-dev (and configure with CC=clang)")
 endif()

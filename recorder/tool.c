@@ -131,6 +131,13 @@ __attribute__((destructor)) static void finalize_at_unload(void) {
   finalize(NULL);
 }
 
+/* MPI_Abort (libomptrace-mpi.so, buffer/mpi_calls.h): mpirun kills every
+ * rank right after it, so the aborting rank writes its archive first. */
+__attribute__((visibility("default"))) void omptrace_mpi_abort(void);
+void omptrace_mpi_abort(void) {
+  finalize(NULL);
+}
+
 __attribute__((visibility("default"))) ompt_start_tool_result_t *
 ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
   (void)omp_version;

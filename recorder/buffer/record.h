@@ -54,7 +54,10 @@
   /* up to 20 bytes of the name of the CONTROL_TOOL record that follows (events/control.c) */      \
   X(LABEL, "bytes in this piece", "bytes 0-3", "bytes 4-11", "bytes 12-19")                      \
   /* throttled instances since the last such record of this construct (core/throttle.h) */        \
-  X(THROTTLED, "OT_THR_* class", "instances", "cp (a task's creation site)", "summed ticks")
+  X(THROTTLED, "OT_THR_* class", "instances", "cp (a task's creation site)", "summed ticks")     \
+  /* an MPI call (libomptrace-mpi.so, buffer/mpi_calls.h) begins / ends */                         \
+  X(MPI_ENTER, 0, "enum ot_mpi_call", "cp", 0)                                                     \
+  X(MPI_LEAVE, 0, "enum ot_mpi_call", "cp", "MPI_Init*: world rank + 1")
 // clang-format on
 
 enum ot_rec_type {

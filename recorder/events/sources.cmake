@@ -9,4 +9,5 @@ target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/mutex.c
   ${CMAKE_CURRENT_LIST_DIR}/worksharing.c
   ${CMAKE_CURRENT_LIST_DIR}/misc.c
+  ${CMAKE_CURRENT_LIST_DIR}/mpi.c
   ${CMAKE_CURRENT_LIST_DIR}/control.c)

@@ -11,6 +11,7 @@
 #include "finalize/defs.h"
 #include "finalize/defs_write.h"
 #include "finalize/filtered.h"
+#include "finalize/mpi_regions.h"
 #include "finalize/otf2_io.h"
 #include "finalize/regions.h"
 #include "finalize/replay.h"
@@ -88,7 +89,7 @@ static OTF2_ErrorCode write_metrics(OTF2_GlobalDefWriter *w, const uint32_t *nam
 }
 
 typedef struct def_strings {
-  uint32_t machine, machine_class, process, process_class, group, paradigm;
+  uint32_t machine, machine_class, process, process_class, group, paradigm, mpi;
   uint32_t *locations;
   uint32_t metric_name[OT_WRITER_MAX_METRICS], metric_desc[OT_WRITER_MAX_METRICS],
       metric_unit[OT_WRITER_MAX_METRICS];
@@ -136,6 +137,9 @@ static OTF2_ErrorCode write_definitions(const out_state *o) {
   CHECK(ot_defs_write_strings(w));
   CHECK(OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_OPENMP, s->paradigm,
                                            OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN));
+  if (ot_mpi_seen(&(uint32_t){0}))
+    CHECK(OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, s->mpi,
+                                             OTF2_PARADIGM_CLASS_PROCESS));
   CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, s->machine, s->machine_class,
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE));
   CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1, s->process, s->process_class, 0));
@@ -165,7 +169,15 @@ static void intern_def_strings(out_state *o) {
   snprintf(buf, sizeof buf, "%ld", run->pid);
   s->process = ot_defs_string(buf);
   s->process_class = ot_defs_string("process");
-  s->group = ot_defs_string(run->program);
+  uint32_t rank;
+  if (ot_mpi_seen(&rank) == 2) { /* an MPI rank: named as Score-P names it */
+    snprintf(buf, sizeof buf, "rank %u", rank);
+    s->group = ot_defs_string(buf);
+  } else {
+    s->group = ot_defs_string(run->program);
+  }
+  if (ot_mpi_seen(&rank))
+    s->mpi = ot_defs_string("MPI");
   s->paradigm = ot_defs_string("OpenMP");
   ot_filtered_prepare();
   ot_throttled_prepare();
@@ -308,6 +320,7 @@ static void release_all(out_state *o) {
   ot_replay_free();
   ot_teams_free();
   ot_regions_free();
+  ot_mpi_regions_free();
   ot_filtered_free();
   ot_throttled_free();
   ot_scan_free();

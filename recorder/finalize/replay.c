@@ -6,11 +6,13 @@
  * code pointers (enclosing construct), failed omp_test_lock, dropped
  * records and threads that simply stop (exit() inside a parallel). */
 #include "finalize/replay.h"
+#include "buffer/mpi_calls.h"
 #include "core/log.h"
 #include "finalize/defs.h"
 #include "finalize/grow.h"
 #include "finalize/intern.h"
 #include "finalize/labels.h"
+#include "finalize/mpi_regions.h"
 #include "finalize/out.h"
 #include "finalize/pauses.h"
 #include "finalize/regions.h"
@@ -42,7 +44,8 @@ enum frame_type {
   F_MWAIT,
   F_MSBLOCK,
   F_TASK,
-  F_USER /* a named region of omp_control_tool (finalize/labels.h); id: its name's hash */
+  F_USER, /* a named region of omp_control_tool (finalize/labels.h); id: its name's hash */
+  F_MPI   /* an MPI call (finalize/mpi_regions.h); sub: nothing, id: the call */
 };
 
 typedef struct frame {
@@ -1059,6 +1062,23 @@ static void control_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   l->n = 0;
 }
 
+/* An MPI call: its Leave closes the innermost open call of that index, so
+ * a call whose Leave is missing (the rank died in it) ends with the stack. */
+static void mpi_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  if (r->type == OT_MPI_ENTER) {
+    uint32_t region = ot_mpi_region(r->a, r->b);
+    frame *f = region != OTF2_UNDEFINED_REGION ? push(ls, F_MPI, 0, region, r->a, r->b) : NULL;
+    if (f)
+      enter(ls, t, f->region);
+    return;
+  }
+  if (r->a == OT_MPI_Init || r->a == OT_MPI_Init_thread)
+    ot_mpi_note_init(r->c);
+  int64_t i = find(ls, F_MPI, r->a, 0);
+  if (i >= 0)
+    close_to(ls, i, t);
+}
+
 /* Constructs that are one event: a zero-length region. */
 static void point_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   switch (r->type) {
@@ -1137,6 +1157,10 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   case OT_CANCEL:
   case OT_ERROR:
     point_record(ls, r, t);
+    break;
+  case OT_MPI_ENTER:
+  case OT_MPI_LEAVE:
+    mpi_record(ls, r, t);
     break;
   default:
     break;

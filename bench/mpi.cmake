@@ -1,0 +1,6 @@
+# ot_mpi_bench: cost per MPI message and barrier without the tool, with
+# the OpenMP tool only and with libomptrace-mpi.so (bench/mpi_bench.py).
+add_executable(ot_mpi_bench ${CMAKE_CURRENT_LIST_DIR}/mpi_bench.c)
+target_compile_options(ot_mpi_bench PRIVATE -O2 -g)
+target_link_libraries(ot_mpi_bench PRIVATE MPI::MPI_C OpenMP::OpenMP_C)
+add_dependencies(ot_mpi_bench omptrace omptrace-mpi)

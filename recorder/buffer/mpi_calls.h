@@ -1,0 +1,46 @@
+/* The MPI calls libomptrace-mpi.so records: one list shared by the wrappers
+ * (recorder/mpi/) that write MPI_ENTER/MPI_LEAVE records with the call's
+ * index and the finalize pipeline that names its region. Indices are part
+ * of the record log format: append only. X(name, role) with role the
+ * OTF2_REGION_ROLE_* suffix (docs/otf2-mapping.md, section MPI). */
+#ifndef OMPTRACE_MPI_CALLS_H
+#define OMPTRACE_MPI_CALLS_H
+
+#include <stdint.h>
+
+// clang-format off
+#define OT_MPI_CALLS(X)                                                                            \
+  X(Init, FUNCTION) X(Init_thread, FUNCTION) X(Finalize, FUNCTION) X(Abort, FUNCTION)              \
+  X(Send, POINT2POINT) X(Ssend, POINT2POINT) X(Bsend, POINT2POINT) X(Rsend, POINT2POINT)           \
+  X(Recv, POINT2POINT) X(Isend, POINT2POINT) X(Irecv, POINT2POINT) X(Wait, POINT2POINT)            \
+  X(Waitall, POINT2POINT) X(Waitany, POINT2POINT) X(Test, POINT2POINT)                             \
+  X(Testall, POINT2POINT) X(Sendrecv, POINT2POINT) X(Probe, POINT2POINT)                           \
+  X(Barrier, BARRIER) X(Bcast, COLL_ONE2ALL) X(Reduce, COLL_ALL2ONE)                               \
+  X(Allreduce, COLL_ALL2ALL) X(Gather, COLL_ALL2ONE) X(Gatherv, COLL_ALL2ONE)                      \
+  X(Allgather, COLL_ALL2ALL) X(Allgatherv, COLL_ALL2ALL) X(Scatter, COLL_ONE2ALL)                  \
+  X(Scatterv, COLL_ONE2ALL) X(Alltoall, COLL_ALL2ALL) X(Alltoallv, COLL_ALL2ALL)                   \
+  X(Reduce_scatter, COLL_ALL2ALL) X(Comm_dup, FUNCTION) X(Comm_split, FUNCTION)                    \
+  X(Comm_free, FUNCTION) X(Comm_create, FUNCTION)
+// clang-format on
+
+enum ot_mpi_call {
+#define OT_MPI_CALL_ENUM(name, role) OT_MPI_##name,
+  OT_MPI_CALLS(OT_MPI_CALL_ENUM)
+#undef OT_MPI_CALL_ENUM
+      OT_MPI_CALL_COUNT
+};
+
+/* The entry point libomptrace.so exports for libomptrace-mpi.so, found
+ * with dlsym so either library may load first (docs/mpi.md): appends an
+ * MPI_ENTER (leave = 0) or MPI_LEAVE record for `call` at call site `cp`
+ * to the calling thread's buffer; nothing when the thread is not recorded.
+ * arg goes into the record's c: the leave of MPI_Init/MPI_Init_thread
+ * carries the rank in MPI_COMM_WORLD plus one (0: unknown).
+ * Hot path: no allocation, lock or syscall. */
+#define OT_MPI_EVENT_SYMBOL "omptrace_mpi_event"
+typedef void ot_mpi_event_fn(unsigned call, int leave, const void *cp, uint64_t arg);
+/* Called by MPI_Abort before the job is torn down: writes this rank's
+ * archive now (mpirun kills the processes right after). */
+#define OT_MPI_ABORT_SYMBOL "omptrace_mpi_abort"
+
+#endif

@@ -1,0 +1,16 @@
+/* The wrappers' one way into the recording (mpi/hook.c). */
+#ifndef OMPTRACE_MPI_HOOK_H
+#define OMPTRACE_MPI_HOOK_H
+
+#include "buffer/mpi_calls.h"
+
+/* An Enter (leave = 0) or Leave of `call` at call site cp; arg: see
+ * ot_mpi_event_fn. */
+void ot_mpi_hook(unsigned call, int leave, const void *cp, uint64_t arg);
+/* At MPI_Init, once the OpenMP runtime has loaded its tool: the lookup is
+ * final, so a program without the tool pays no lookups per call. */
+void ot_mpi_hook_settle(void);
+/* In MPI_Abort: the tool writes this rank's archive. */
+void ot_mpi_hook_abort(void);
+
+#endif

@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""MPI + OpenMP programs run with `mpirun --oversubscribe -np N omptrace
+PROG`: every rank's archive (DIR/rank-R) read back with python3-otf2 and
+cross-checked with otf2-print. Counts are exact from the programs'
+semantics (progs/*.c); nothing depends on timing.
+
+Usage: mpi_tests.py --launcher L --bin DIR --src DIR --work DIR CASE
+Exits 77 (skip) when mpirun is missing."""
+
+import argparse
+import collections
+import os
+import shutil
+import subprocess
+import sys
+
+from otf2.enums import Paradigm, RegionRole
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
+import archive  # noqa: E402
+import otf2_print  # noqa: E402
+
+A = None
+problems = []
+ROUNDS = 5  # progs/pingpong.c
+
+ROLES = {"MPI_Send": RegionRole.POINT2POINT, "MPI_Recv": RegionRole.POINT2POINT,
+         "MPI_Allreduce": RegionRole.COLL_ALL2ALL, "MPI_Barrier": RegionRole.BARRIER,
+         "MPI_Bcast": RegionRole.COLL_ONE2ALL, "MPI_Init_thread": RegionRole.FUNCTION,
+         "MPI_Init": RegionRole.FUNCTION, "MPI_Finalize": RegionRole.FUNCTION,
+         "MPI_Comm_split": RegionRole.FUNCTION, "MPI_Comm_dup": RegionRole.FUNCTION,
+         "MPI_Comm_free": RegionRole.FUNCTION, "MPI_Abort": RegionRole.FUNCTION,
+         "MPI_Sendrecv": RegionRole.POINT2POINT, "MPI_Reduce": RegionRole.COLL_ALL2ONE}
+
+
+def eq(got, want, what):
+    if got != want:
+        problems.append("%s: expected %r, got %r" % (what, want, got))
+
+
+def mpirun(prog, n, out):
+    """Runs prog on n ranks under the launcher writing to out/rank-R."""
+    shutil.rmtree(out, ignore_errors=True)
+    env = dict(os.environ, OMPTRACE_OUTPUT=out, OMP_NUM_THREADS="2", OMP_WAIT_POLICY="passive",
+               OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    # Sanitizer builds: Open MPI's components leak at exit and are unloaded
+    # by then (no module to suppress them by); the recorder's own leaks are
+    # checked by the tests without MPI.
+    env["ASAN_OPTIONS"] = "detect_leaks=0" + (":" + env["ASAN_OPTIONS"] if "ASAN_OPTIONS" in env
+                                              else "")
+    cmd = ["mpirun", "--oversubscribe", "-np", str(n), A.launcher, os.path.join(A.bin, prog)]
+    return subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=240)
+
+
+def mpi_calls(t):
+    """Per location: the names of its MPI Enters, in order, and the open
+    regions' names at each Enter (checks nesting); also every Enter/Leave
+    pair matches and timestamps never decrease."""
+    calls = {}
+    for loc, evs in t.events.items():
+        stack, last, seen = [], 0, []
+        for e in evs:
+            eq(e.time >= last, True, "loc %d time monotonic" % loc)
+            last = e.time
+            kind = type(e).__name__
+            if kind == "Enter":
+                if e.region.paradigm == Paradigm.MPI:
+                    seen.append((e.region.name, tuple(r.name for r in stack)))
+                    eq(e.region.region_role, ROLES.get(e.region.name), e.region.name + " role")
+                stack.append(e.region)
+            elif kind == "Leave":
+                eq(stack and stack[-1].name, e.region.name, "loc %d leave matches" % loc)
+                if stack:
+                    stack.pop()
+        eq(stack, [], "loc %d regions all left" % loc)
+        calls[loc] = seen
+    return calls
+
+
+def check_rank(t, rank, want, inside=None, parallels=1):
+    """want: MPI function -> Enters on the master thread; none elsewhere.
+    inside: function -> construct that must enclose each of its calls."""
+    calls = mpi_calls(t)
+    loc0 = t.locs[0]
+    got = collections.Counter(name for name, _ in calls[loc0])
+    eq(dict(got), want, "rank %d MPI calls on thread 0" % rank)
+    for loc in t.locs[1:]:
+        eq(calls[loc], [], "rank %d MPI calls on location %d" % (rank, loc))
+    for name, construct in (inside or {}).items():
+        for n, stack in calls[loc0]:
+            if n == name:
+                eq(any(r.split(" @ ")[0] == construct for r in stack), True,
+                   "rank %d %s inside %s" % (rank, name, construct))
+    eq(t.enter_count("parallel", None, loc0), parallels, "rank %d parallel regions" % rank)
+    eq(len(t.locs), 2, "rank %d OpenMP threads" % rank)
+    eq([g.name for g in t.location_groups], ["rank %d" % rank], "rank %d location group" % rank)
+    eq(Paradigm.MPI in [p.paradigm for p in t.paradigms], True, "rank %d MPI paradigm" % rank)
+    counts, _ = otf2_print.otf2_print_counts(t.anchor)
+    eq(sum(counts[("ENTER", loc)] for loc in t.locs),
+       sum(len(ev) for ev in ([e for e in t.events[loc] if type(e).__name__ == "Enter"]
+                              for loc in t.locs)), "rank %d otf2-print Enters" % rank)
+
+
+def call_site(t, name, marker, src):
+    line = archive.markers(os.path.join(A.src, src))[marker]
+    lines = {r.source_file.rsplit("/", 1)[-1] + ":%d" % r.begin_line_number
+             for r in t.regions if r.name == name and r.source_file}
+    eq(lines, {"%s:%d" % (src, line)}, name + " call site")
+
+
+def case_pingpong(n):
+    out = os.path.join(A.work, "pingpong_np%d" % n)
+    p = mpirun("mpi_pingpong", n, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    eq(sorted(os.listdir(out)), ["rank-%d" % r for r in range(n)], "rank directories")
+    for r in range(n):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        want = {"MPI_Init_thread": 1, "MPI_Allreduce": 1, "MPI_Barrier": 1, "MPI_Finalize": 1}
+        if r < 2:
+            want.update({"MPI_Send": ROUNDS, "MPI_Recv": ROUNDS})
+        check_rank(t, r, want, {"MPI_Allreduce": "masked"})
+        if r == 0:
+            call_site(t, "MPI_Send", "send0", "pingpong.c")
+            call_site(t, "MPI_Allreduce", "allreduce", "pingpong.c")
+
+
+def case_split():
+    out = os.path.join(A.work, "split_np4")
+    p = mpirun("mpi_split", 4, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    for r in range(4):  # the halves' roots are ranks 0 and 1
+        eq("rank %d value %d" % (r, 100 + r % 2) in p.stdout, True, "rank %d broadcast" % r)
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        check_rank(t, r, {"MPI_Init": 1, "MPI_Comm_split": 1, "MPI_Comm_dup": 1,
+                          "MPI_Bcast": 1, "MPI_Comm_free": 2, "MPI_Finalize": 1},
+                   {"MPI_Bcast": "masked"})
+
+
+def dead_job(prog, dead_last):
+    """Rank 1 ends the job after MPI_Init and MPI_Barrier (its last MPI call
+    dead_last, or none); rank 0 is ended by mpirun: after its barrier,
+    blocked in MPI_Recv or just before it (both are right; which one
+    depends on timing). Every rank's archive is written at the end or
+    recovered from its log."""
+    out = os.path.join(A.work, prog.replace("mpi_", "") + "_np2")
+    p = mpirun(prog, 2, out)
+    eq(p.returncode != 0, True, "mpirun reports the failed job")
+    for r in range(2):
+        d = os.path.join(out, "rank-%d" % r)
+        if not os.path.exists(os.path.join(d, "traces.otf2")):
+            rec = subprocess.run([A.launcher, "recover", d], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+            eq(rec.returncode, 0, "rank %d recover (%s)" % (r, rec.stderr.strip()))
+        t = archive.Trace(os.path.join(d, "traces.otf2"))
+        calls = [n for n, _ in mpi_calls(t)[t.locs[0]]]
+        eq(t.enter_count("parallel", None, t.locs[0]), 1, "rank %d parallel regions" % r)
+        if r == 1:
+            eq(calls, ["MPI_Init", "MPI_Barrier"] + dead_last, "rank 1 MPI calls")
+        elif calls != ["MPI_Init", "MPI_Barrier"]:
+            eq(calls, ["MPI_Init", "MPI_Barrier", "MPI_Recv"], "rank 0 MPI calls")
+
+
+def case_abort():
+    """Rank 1 calls MPI_Abort: it writes its archive first."""
+    dead_job("mpi_abort", ["MPI_Abort"])
+
+
+def case_kill():
+    """Rank 1 flushes its log and dies by SIGKILL: recover builds its
+    archive with every MPI call up to there."""
+    out = os.path.join(A.work, "kill_np2")
+    dead_job("mpi_kill", [])
+    eq(os.path.isdir(os.path.join(out, "rank-1", ".log")), False, "rank 1 log recovered")
+
+
+def case_multiple():
+    """MPI_THREAD_MULTIPLE: each thread's 3 MPI_Sendrecv on its own location."""
+    out = os.path.join(A.work, "multiple_np2")
+    p = mpirun("mpi_multiple", 2, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    if "no MPI_THREAD_MULTIPLE" in p.stdout:
+        print("the MPI library does not provide MPI_THREAD_MULTIPLE: skipped")
+        sys.exit(77)
+    for r in range(2):
+        eq("rank %d exchanged ok" % r in p.stdout, True, "rank %d exchange" % r)
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        calls = mpi_calls(t)
+        eq(len(t.locs), 2, "rank %d OpenMP threads" % r)
+        for i, loc in enumerate(t.locs):
+            want = ["MPI_Init_thread"] if i == 0 else []
+            want += ["MPI_Sendrecv"] * 3 + (["MPI_Finalize"] if i == 0 else [])
+            eq([n for n, _ in calls[loc]], want, "rank %d location %d MPI calls" % (r, i))
+            eq(all("parallel" in [s.split(" @ ")[0] for s in st] for n, st in calls[loc]
+                   if n == "MPI_Sendrecv"), True, "rank %d location %d Sendrecv in parallel" % (r, i))
+
+
+def case_imbalance():
+    """Rank R runs R + 1 parallel loops, then MPI_Barrier and MPI_Reduce."""
+    out = os.path.join(A.work, "imbalance_np4")
+    p = mpirun("mpi_imbalance", 4, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    eq("total %d" % (10 * sum(i % 7 for i in range(100000))) in p.stdout, True,
+       "program output (%s)" % p.stdout.strip())
+    for r in range(4):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        check_rank(t, r, {"MPI_Init": 1, "MPI_Barrier": 1, "MPI_Reduce": 1, "MPI_Finalize": 1},
+                   parallels=r + 1)
+        for loc in t.locs:
+            eq(t.enter_count("loop", None, loc), r + 1, "rank %d location %d loops" % (r, loc))
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    for o in ("launcher", "bin", "src", "work"):
+        ap.add_argument("--" + o, required=True)
+    ap.add_argument("case")
+    A = ap.parse_args()
+    if not shutil.which("mpirun"):
+        print("mpirun not found: skipped (apt-get install openmpi-bin)")
+        return 77
+    os.makedirs(A.work, exist_ok=True)
+    {"pingpong_np2": lambda: case_pingpong(2), "pingpong_np4": lambda: case_pingpong(4),
+     "split_np4": case_split, "abort_np2": case_abort, "kill_np2": case_kill, "multiple_np2": case_multiple,
+     "imbalance_np4": case_imbalance}[A.case]()
+    for m in problems:
+        print("FAIL:", m)
+    print("%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
