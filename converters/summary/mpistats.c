@@ -12,9 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Ranks that have threads in this archive: one rank's archive (a job
+ * written per rank) is reported as a single process. */
+static uint32_t ranks_present(const otr_defs *d) {
+  uint32_t n = 0;
+  bool *seen = otr_xcalloc(d->n_ranks + 1, sizeof *seen);
+  for (uint32_t i = 0; i < d->n_locations; i++) {
+    uint32_t r = d->location_rank[i];
+    if (r < d->n_ranks && !seen[r]) {
+      seen[r] = true;
+      n++;
+    }
+  }
+  free(seen);
+  return n;
+}
+
 static void init(sm *s) {
   const otr_defs *d = s->d;
-  if (d->n_ranks < 2)
+  if (d->n_ranks < 2 || ranks_present(d) < 2)
     return;
   sm_mpi *m = s->mpi = otr_xcalloc(1, sizeof *m);
   m->n = d->n_ranks;

@@ -9,6 +9,7 @@ Exits 77 (skip) when mpirun is missing."""
 
 import argparse
 import collections
+import json
 import os
 import shutil
 import subprocess
@@ -125,6 +126,18 @@ def case_pingpong(n):
         if r == 0:
             call_site(t, "MPI_Send", "send0", "pingpong.c")
             call_site(t, "MPI_Allreduce", "allreduce", "pingpong.c")
+    one_rank_summary(os.path.join(out, "rank-1"))
+
+
+def one_rank_summary(d):
+    """One rank's archive is reported as a single process: no MPI section
+    (whose per-rank table would show the other ranks empty)."""
+    summary = os.path.join(os.path.dirname(os.path.dirname(A.launcher)), "converters",
+                           "summary", "omptrace-summary")
+    p = subprocess.run([summary, "--format", "json", d], capture_output=True, text=True)
+    eq(p.returncode, 0, "omptrace-summary on %s (stderr: %s)" % (d, p.stderr[-300:]))
+    if p.returncode == 0:
+        eq("mpi" in json.loads(p.stdout), False, "MPI section in one rank's summary")
 
 
 def case_split():
