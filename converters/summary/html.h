@@ -18,6 +18,16 @@ const char *html_str(const rtable *t, int row, const char *id);
 /* One legend entry per class: a swatch of CSS class cls[i] and its name. */
 void html_legend(FILE *f, const char *const *cls, const char *const *names, int n);
 
+/* A stacked bar's segments from x at row y: one <rect> per positive value
+ * v[k] (class cls[k], width v[k] * scale, titled "who: names[k] value
+ * (share)"), then the total after the bar and the closing </g>. */
+typedef struct {
+  double x, y, height, scale;
+  const char *who;
+} html_bar;
+void html_stack(FILE *f, const html_bar *b, const char *const *cls, const char *const *names,
+                const double *v, int n);
+
 /* Plots, each a <figure> with an inline SVG, or nothing when the report
  * lacks the tables they draw. */
 void html_plot_threads(FILE *f, const report *r);  /* threads.threads */

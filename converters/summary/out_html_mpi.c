@@ -26,27 +26,18 @@ static double num(const rtable *t, int r, const char *id) {
 }
 
 static void rank_bar(FILE *f, const rtable *t, int r, double y, double scale) {
-  char b[32];
   int rank = (int)num(t, r, "rank");
+  char who[32];
+  snprintf(who, sizeof who, "rank %d", rank);
   fprintf(f,
           "<g class=\"bar\" data-rank=\"%d\"><text x=\"%.1f\" y=\"%.1f\" "
-          "text-anchor=\"end\">rank %d</text>",
-          rank, LABEL - 6, y + BAR - 5, rank);
-  double x = LABEL, total = 0;
-  for (int k = 0; k < NSEGS; k++) {
-    double v = num(t, r, segs[k].col), w = v * scale;
-    total += v;
-    if (v <= 0)
-      continue;
-    fmt_ns(b, sizeof b, v);
-    fprintf(f,
-            "<rect class=\"%s\" data-ns=\"%.0f\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-            "height=\"%.0f\"><title>rank %d: %s %s</title></rect>",
-            segs[k].cls, v, x, y, w, BAR, rank, segs[k].name, b);
-    x += w;
-  }
-  fmt_ns(b, sizeof b, total);
-  fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">%s</text></g>\n", x + 4, y + BAR - 5, b);
+          "text-anchor=\"end\">%s</text>",
+          rank, LABEL - 6, y + BAR - 5, who);
+  const char *cls[NSEGS], *names[NSEGS];
+  double v[NSEGS];
+  for (int k = 0; k < NSEGS; k++)
+    cls[k] = segs[k].cls, names[k] = segs[k].name, v[k] = num(t, r, segs[k].col);
+  html_stack(f, &(html_bar){LABEL, y, BAR, scale, who}, cls, names, v, NSEGS);
 }
 
 void html_plot_ranks(FILE *f, const report *r) {

@@ -52,28 +52,15 @@ static void row_label(FILE *f, double y, const char *s) {
 }
 
 static void thread_bar(FILE *f, const rtable *t, int r, double y, double scale) {
-  char name[300], b[32];
+  char name[300];
   snprintf(name, sizeof name, "%.0f %s", html_num(t, r, "thread"), html_str(t, r, "name"));
   fprintf(f, "<g class=\"bar\" data-thread=\"%.0f\">", html_num(t, r, "thread"));
   row_label(f, y, name);
-  double x = LABEL, total = 0;
+  const char *cls[NSEGS], *names[NSEGS];
+  double v[NSEGS];
   for (int k = 0; k < NSEGS; k++)
-    total += seg_ns(t, r, k);
-  for (int k = 0; k < NSEGS; k++) {
-    double v = seg_ns(t, r, k), w = v * scale;
-    if (v <= 0)
-      continue;
-    fmt_ns(b, sizeof b, v);
-    fprintf(f,
-            "<rect class=\"%s\" data-ns=\"%.0f\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-            "height=\"%.0f\"><title>",
-            segs[k].cls, v, x, y, w, BAR);
-    html_esc(f, name);
-    fprintf(f, ": %s %s (%.1f%%)</title></rect>", segs[k].name, b, total > 0 ? 100 * v / total : 0);
-    x += w;
-  }
-  fmt_ns(b, sizeof b, total);
-  fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">%s</text></g>\n", x + 4, y + BAR - 5, b);
+    cls[k] = segs[k].cls, names[k] = segs[k].name, v[k] = seg_ns(t, r, k);
+  html_stack(f, &(html_bar){LABEL, y, BAR, scale, name}, cls, names, v, NSEGS);
 }
 
 void html_plot_threads(FILE *f, const report *r) {

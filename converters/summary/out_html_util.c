@@ -69,6 +69,29 @@ void html_legend(FILE *f, const char *const *cls, const char *const *names, int 
   fputs("</p>\n", f);
 }
 
+void html_stack(FILE *f, const html_bar *b, const char *const *cls, const char *const *names,
+                const double *v, int n) {
+  char t[32];
+  double x = b->x, total = 0;
+  for (int k = 0; k < n; k++)
+    total += v[k];
+  for (int k = 0; k < n; k++) {
+    if (v[k] <= 0)
+      continue;
+    double w = v[k] * b->scale;
+    fmt_ns(t, sizeof t, v[k]);
+    fprintf(f,
+            "<rect class=\"%s\" data-ns=\"%.0f\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+            "height=\"%.0f\"><title>",
+            cls[k], v[k], x, b->y, w, b->height);
+    html_esc(f, b->who);
+    fprintf(f, ": %s %s (%.1f%%)</title></rect>", names[k], t, total > 0 ? 100 * v[k] / total : 0);
+    x += w;
+  }
+  fmt_ns(t, sizeof t, total);
+  fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">%s</text></g>\n", x + 4, b->y + b->height - 5, t);
+}
+
 /* Colours: work green, waits red/orange/purple, overhead yellow, serial
  * blue, idle grey; one class per state, shared by all plots. */
 const char html_css[] =
