@@ -43,4 +43,37 @@ typedef void ot_mpi_event_fn(unsigned call, int leave, const void *cp, uint64_t 
  * archive now (mpirun kills the processes right after). */
 #define OT_MPI_ABORT_SYMBOL "omptrace_mpi_abort"
 
+/* The records inside a call (buffer/record.h, MPI_MSG onwards), in record
+ * type order: `what` of ot_mpi_record_fn. */
+enum ot_mpi_rec {
+  OT_MR_MSG,        /* kind OT_MSG_SEND/RECV/ISEND/IRECV */
+  OT_MR_REQ,        /* kind OT_MSG_REQUEST/ISEND_COMPLETE/IRECV_REQUEST */
+  OT_MR_COLL_BEGIN, /* right after the call's Enter */
+  OT_MR_COLL_END,   /* right before its Leave */
+  OT_MR_COMM,       /* a communicator's definition ... */
+  OT_MR_MEMBER,     /* ... and its members' world ranks */
+  OT_MR_COUNT
+};
+/* MPI_MSG and MPI_REQ kinds. OT_MSG_REQUEST gives the request id of the
+ * MPI_MSG (ISEND or IRECV) that follows it on the thread. */
+enum {
+  OT_MSG_SEND,
+  OT_MSG_RECV,
+  OT_MSG_ISEND,
+  OT_MSG_IRECV,
+  OT_MSG_REQUEST,
+  OT_MSG_ISEND_COMPLETE,
+  OT_MSG_IRECV_REQUEST
+};
+/* MPI_COMM kinds: a created communicator is followed by one MPI_MEMBER
+ * record per member (WORLD's members are 0..size-1, SELF has none). */
+enum { OT_COMM_WORLD = 1, OT_COMM_SELF = 2, OT_COMM_CREATED = 3 };
+#define OT_COMM_NONE UINT32_MAX /* no parent */
+
+/* Appends record OT_MPI_MSG + what to the calling thread's buffer (the
+ * definitions OT_MR_COMM and OT_MR_MEMBER also while recording is
+ * paused: later records refer to them). Hot path like ot_mpi_event_fn. */
+#define OT_MPI_RECORD_SYMBOL "omptrace_mpi_record"
+typedef void ot_mpi_record_fn(unsigned what, unsigned kind, uint32_t a, uint64_t b, uint64_t c);
+
 #endif

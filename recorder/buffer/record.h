@@ -57,7 +57,14 @@
   X(THROTTLED, "OT_THR_* class", "instances", "cp (a task's creation site)", "summed ticks")     \
   /* an MPI call (libomptrace-mpi.so, buffer/mpi_calls.h) begins / ends */                         \
   X(MPI_ENTER, 0, "enum ot_mpi_call", "cp", 0)                                                     \
-  X(MPI_LEAVE, 0, "enum ot_mpi_call", "cp", "MPI_Init*: world rank + 1")
+  X(MPI_LEAVE, 0, "enum ot_mpi_call", "cp", "MPI_Init*: world rank + 1")                         \
+  /* inside an MPI call's Enter/Leave (buffer/mpi_calls.h); comm id: the rank's own numbering */   \
+  X(MPI_MSG, "OT_MSG_* kind", "comm id", "peer << 32 | tag", "bytes")                              \
+  X(MPI_REQ, "OT_MSG_* kind", 0, 0, "request id")                                                  \
+  X(MPI_COLL_BEGIN, 0, "root in comm (UINT32_MAX: none)", 0, 0)                                    \
+  X(MPI_COLL_END, "OTF2_CollectiveOp", "comm id", "bytes sent", "bytes received")                  \
+  X(MPI_COMM, "OT_COMM_* kind", "comm id", "creating call << 32 | parent id", "K << 32 | size")    \
+  X(MPI_MEMBER, 0, "comm id", "rank in comm", "world rank")
 // clang-format on
 
 enum ot_rec_type {

@@ -11,6 +11,7 @@
 #include "finalize/defs.h"
 #include "finalize/defs_write.h"
 #include "finalize/filtered.h"
+#include "finalize/mpi_comms.h"
 #include "finalize/mpi_regions.h"
 #include "finalize/otf2_io.h"
 #include "finalize/regions.h"
@@ -152,6 +153,7 @@ static OTF2_ErrorCode write_definitions(const out_state *o) {
                                              o->events[i], 0));
   CHECK(ot_defs_write_regions(w));
   CHECK(ot_teams_write(w, o->nloc));
+  CHECK(ot_mpi_comms_write(w));
   CHECK(write_metrics(w, s->metric_name, s->metric_desc, s->metric_unit, o->nmetrics,
                       o->run->counters_strict));
   CHECK(ot_defs_write_parameters(w));
@@ -178,6 +180,7 @@ static void intern_def_strings(out_state *o) {
   }
   if (ot_mpi_seen(&rank))
     s->mpi = ot_defs_string("MPI");
+  ot_mpi_comms_prepare();
   s->paradigm = ot_defs_string("OpenMP");
   ot_filtered_prepare();
   ot_throttled_prepare();
@@ -321,6 +324,7 @@ static void release_all(out_state *o) {
   ot_teams_free();
   ot_regions_free();
   ot_mpi_regions_free();
+  ot_mpi_comms_free();
   ot_filtered_free();
   ot_throttled_free();
   ot_scan_free();

@@ -12,6 +12,8 @@
 #include "finalize/grow.h"
 #include "finalize/intern.h"
 #include "finalize/labels.h"
+#include "finalize/mpi_comms.h"
+#include "finalize/mpi_events.h"
 #include "finalize/mpi_regions.h"
 #include "finalize/out.h"
 #include "finalize/pauses.h"
@@ -109,6 +111,7 @@ typedef struct loc_state {
   uint32_t lazy_region;
   uint64_t lazy_t0, lazy_t1;
   uint32_t entered_n; /* stack depth after the last Enter of a stack frame */
+  ot_mpi_loc mpi;     /* request id and collective root between MPI records */
   uint64_t entered_t; /* ... and its time */
 } loc_state;
 
@@ -1072,8 +1075,10 @@ static void mpi_record(loc_state *ls, const ot_rec *r, uint64_t t) {
       enter(ls, t, f->region);
     return;
   }
-  if (r->a == OT_MPI_Init || r->a == OT_MPI_Init_thread)
+  if (r->a == OT_MPI_Init || r->a == OT_MPI_Init_thread) {
     ot_mpi_note_init(r->c);
+    ot_mpi_init_location(ls->loc);
+  }
   int64_t i = find(ls, F_MPI, r->a, 0);
   if (i >= 0)
     close_to(ls, i, t);
@@ -1161,6 +1166,16 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   case OT_MPI_ENTER:
   case OT_MPI_LEAVE:
     mpi_record(ls, r, t);
+    break;
+  case OT_MPI_MSG:
+  case OT_MPI_REQ:
+  case OT_MPI_COLL_BEGIN:
+  case OT_MPI_COLL_END:
+    W(ot_mpi_replay(ls->w, &ls->mpi, r, t));
+    break;
+  case OT_MPI_COMM:
+  case OT_MPI_MEMBER:
+    ot_mpi_comm_note(r); /* also while paused: definitions */
     break;
   default:
     break;

@@ -105,6 +105,10 @@ OTF2_ErrorCode ot_teams_write(OTF2_GlobalDefWriter *w, uint32_t nlocations) {
   return e;
 }
 
+uint32_t ot_teams_count(void) {
+  return teams.n;
+}
+
 void ot_teams_free(void) {
   free(comm_of);
   comm_of = NULL;

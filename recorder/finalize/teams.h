@@ -11,6 +11,9 @@ int ot_teams_build(void);                         /* after ot_scan_run; 0 on suc
 OTF2_CommRef ot_teams_comm(uint64_t parallel_id); /* OTF2_UNDEFINED_COMM if unknown */
 /* Groups (COMM_LOCATIONS id 0, then one COMM_GROUP per team) and Comms. */
 OTF2_ErrorCode ot_teams_write(OTF2_GlobalDefWriter *w, uint32_t nlocations);
+/* How many Comms (ids 0..n-1) and Groups (0..n) ot_teams_write writes:
+ * MPI's communicators take the ids after them (finalize/mpi_comms.h). */
+uint32_t ot_teams_count(void);
 void ot_teams_free(void);
 
 #endif

@@ -1,4 +1,4 @@
-/* Start, end, abort and communicator management. */
+/* Start, end and abort. */
 #include "mpi/wrap.h"
 
 #include <dlfcn.h>
@@ -29,6 +29,7 @@ int MPI_Init(int *argc, char ***argv) {
   start_openmp();
   ot_mpi_hook(OT_MPI_Init, 0, cp, 0);
   int rc = PMPI_Init(argc, argv);
+  ot_mpi_comms_init();
   ot_mpi_hook(OT_MPI_Init, 1, cp, world_rank());
   return rc;
 }
@@ -38,6 +39,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   start_openmp();
   ot_mpi_hook(OT_MPI_Init_thread, 0, cp, 0);
   int rc = PMPI_Init_thread(argc, argv, required, provided);
+  ot_mpi_comms_init();
   ot_mpi_hook(OT_MPI_Init_thread, 1, cp, world_rank());
   return rc;
 }
@@ -52,8 +54,4 @@ int MPI_Abort(MPI_Comm c, int code) {
 
 // clang-format off
 OT_WRAP(Finalize, (void), ())
-OT_WRAP(Comm_dup, (MPI_Comm c, MPI_Comm *n), (c, n))
-OT_WRAP(Comm_split, (MPI_Comm c, int color, int key, MPI_Comm *n), (c, color, key, n))
-OT_WRAP(Comm_free, (MPI_Comm *c), (c))
-OT_WRAP(Comm_create, (MPI_Comm c, MPI_Group g, MPI_Comm *n), (c, g, n))
 // clang-format on

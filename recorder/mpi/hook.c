@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 static ot_mpi_event_fn *_Atomic hook;
+static ot_mpi_record_fn *_Atomic rec_hook;
 static atomic_int settled;
 
 static void *find_symbol(const char *name) {
@@ -31,6 +32,10 @@ static ot_mpi_event_fn *lookup(void) {
   if (sym) {
     _Static_assert(sizeof sym == sizeof f, "function and data pointers must have one size");
     __builtin_memcpy(&f, &sym, sizeof f);
+    void *rsym = find_symbol(OT_MPI_RECORD_SYMBOL);
+    ot_mpi_record_fn *r = NULL;
+    __builtin_memcpy(&r, &rsym, sizeof r);
+    atomic_store(&rec_hook, r);
     atomic_store(&hook, f);
   }
   return f;
@@ -48,6 +53,16 @@ void ot_mpi_hook(unsigned call, int leave, const void *cp, uint64_t arg) {
     f = lookup();
   if (f)
     f(call, leave, cp, arg);
+}
+
+int ot_mpi_on(void) {
+  return atomic_load_explicit(&rec_hook, memory_order_relaxed) != NULL;
+}
+
+void ot_mpi_rec(unsigned what, unsigned kind, uint32_t a, uint64_t b, uint64_t c) {
+  ot_mpi_record_fn *f = atomic_load_explicit(&rec_hook, memory_order_relaxed);
+  if (f)
+    f(what, kind, a, b, c);
 }
 
 void ot_mpi_hook_abort(void) {

@@ -1,28 +1,109 @@
-/* Point-to-point calls and request completion. */
+/* Point-to-point calls: sends write MpiSend (MpiIsend with a request id)
+ * before the message leaves, receives MpiRecv from their status after it
+ * arrived (so MPI_ANY_SOURCE and MPI_ANY_TAG are resolved); MPI_Irecv
+ * writes MpiIrecvRequest and its completion (mpi/wait.c) MpiIrecv. No
+ * records towards MPI_PROC_NULL or on a communicator the table does not
+ * know (mpi/comm.h). */
+#include "mpi/p2p.h"
+#include "mpi/req.h"
 #include "mpi/wrap.h"
 
+static uint64_t peer_tag(int peer, int tag) {
+  return (uint64_t)(uint32_t)peer << 32 | (uint32_t)tag;
+}
+
+static uint64_t bytes_of(int n, MPI_Datatype t) {
+  int size = 0;
+  if (PMPI_Type_size(t, &size) != MPI_SUCCESS || size < 0 || n < 0)
+    return 0;
+  return (uint64_t)n * (uint64_t)size;
+}
+
+static void send_msg(int n, MPI_Datatype t, int to, int tag, MPI_Comm c) {
+  uint32_t id = to != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
+  if (id != OT_COMM_NONE)
+    ot_mpi_rec(OT_MR_MSG, OT_MSG_SEND, id, peer_tag(to, tag), bytes_of(n, t));
+}
+
+void ot_mpi_recv_done(MPI_Comm c, const MPI_Status *s) {
+  int bytes = 0;
+  uint32_t id = s->MPI_SOURCE != MPI_PROC_NULL ? ot_mpi_comm_id(c) : OT_COMM_NONE;
+  if (id == OT_COMM_NONE)
+    return;
+  if (PMPI_Get_count(s, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
+    bytes = 0;
+  ot_mpi_rec(OT_MR_MSG, OT_MSG_RECV, id, peer_tag(s->MPI_SOURCE, s->MPI_TAG), (uint64_t)bytes);
+}
+
+#define SEND(name)                                                                                 \
+  int MPI_##name(const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c) {              \
+    const void *cp = __builtin_return_address(0);                                                  \
+    ot_mpi_hook(OT_MPI_##name, 0, cp, 0);                                                          \
+    send_msg(n, t, to, tag, c);                                                                    \
+    int rc = PMPI_##name(b, n, t, to, tag, c);                                                     \
+    ot_mpi_hook(OT_MPI_##name, 1, cp, 0);                                                          \
+    return rc;                                                                                     \
+  }
+
+SEND(Send)
+SEND(Ssend)
+SEND(Bsend)
+SEND(Rsend)
+
+int MPI_Recv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_Status *s) {
+  const void *cp = __builtin_return_address(0);
+  ot_mpi_hook(OT_MPI_Recv, 0, cp, 0);
+  MPI_Status own;
+  MPI_Status *st = s == MPI_STATUS_IGNORE ? &own : s;
+  int rc = PMPI_Recv(b, n, t, from, tag, c, st);
+  if (rc == MPI_SUCCESS && ot_mpi_on())
+    ot_mpi_recv_done(c, st);
+  ot_mpi_hook(OT_MPI_Recv, 1, cp, 0);
+  return rc;
+}
+
+int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype stype, int to, int stag, void *rb, int rn,
+                 MPI_Datatype rtype, int from, int rtag, MPI_Comm c, MPI_Status *s) {
+  const void *cp = __builtin_return_address(0);
+  ot_mpi_hook(OT_MPI_Sendrecv, 0, cp, 0);
+  send_msg(sn, stype, to, stag, c);
+  MPI_Status own;
+  MPI_Status *st = s == MPI_STATUS_IGNORE ? &own : s;
+  int rc = PMPI_Sendrecv(sb, sn, stype, to, stag, rb, rn, rtype, from, rtag, c, st);
+  if (rc == MPI_SUCCESS && ot_mpi_on())
+    ot_mpi_recv_done(c, st);
+  ot_mpi_hook(OT_MPI_Sendrecv, 1, cp, 0);
+  return rc;
+}
+
+int MPI_Isend(const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c, MPI_Request *q) {
+  const void *cp = __builtin_return_address(0);
+  ot_mpi_hook(OT_MPI_Isend, 0, cp, 0);
+  int rc = PMPI_Isend(b, n, t, to, tag, c, q);
+  uint32_t id =
+      rc == MPI_SUCCESS && to != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
+  uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_add(*q, id, 1) : 0;
+  if (rid) {
+    ot_mpi_rec(OT_MR_REQ, OT_MSG_REQUEST, 0, 0, rid);
+    ot_mpi_rec(OT_MR_MSG, OT_MSG_ISEND, id, peer_tag(to, tag), bytes_of(n, t));
+  }
+  ot_mpi_hook(OT_MPI_Isend, 1, cp, 0);
+  return rc;
+}
+
+int MPI_Irecv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_Request *q) {
+  const void *cp = __builtin_return_address(0);
+  ot_mpi_hook(OT_MPI_Irecv, 0, cp, 0);
+  int rc = PMPI_Irecv(b, n, t, from, tag, c, q);
+  uint32_t id =
+      rc == MPI_SUCCESS && from != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
+  uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_add(*q, id, 0) : 0;
+  if (rid)
+    ot_mpi_rec(OT_MR_REQ, OT_MSG_IRECV_REQUEST, 0, 0, rid);
+  ot_mpi_hook(OT_MPI_Irecv, 1, cp, 0);
+  return rc;
+}
+
 // clang-format off
-OT_WRAP(Send, (const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c),
-        (b, n, t, to, tag, c))
-OT_WRAP(Ssend, (const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c),
-        (b, n, t, to, tag, c))
-OT_WRAP(Bsend, (const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c),
-        (b, n, t, to, tag, c))
-OT_WRAP(Rsend, (const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c),
-        (b, n, t, to, tag, c))
-OT_WRAP(Recv, (void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_Status *s),
-        (b, n, t, from, tag, c, s))
-OT_WRAP(Isend, (const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c,
-                MPI_Request *q), (b, n, t, to, tag, c, q))
-OT_WRAP(Irecv, (void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_Request *q),
-        (b, n, t, from, tag, c, q))
-OT_WRAP(Wait, (MPI_Request *q, MPI_Status *s), (q, s))
-OT_WRAP(Waitall, (int n, MPI_Request q[], MPI_Status s[]), (n, q, s))
-OT_WRAP(Waitany, (int n, MPI_Request q[], int *i, MPI_Status *s), (n, q, i, s))
-OT_WRAP(Test, (MPI_Request *q, int *f, MPI_Status *s), (q, f, s))
-OT_WRAP(Testall, (int n, MPI_Request q[], int *f, MPI_Status s[]), (n, q, f, s))
-OT_WRAP(Sendrecv, (const void *sb, int sn, MPI_Datatype st, int to, int stag, void *rb, int rn,
-                   MPI_Datatype rt, int from, int rtag, MPI_Comm c, MPI_Status *s),
-        (sb, sn, st, to, stag, rb, rn, rt, from, rtag, c, s))
 OT_WRAP(Probe, (int from, int tag, MPI_Comm c, MPI_Status *s), (from, tag, c, s))
 // clang-format on

@@ -3,6 +3,7 @@
 #ifndef OMPTRACE_MPI_WRAP_H
 #define OMPTRACE_MPI_WRAP_H
 
+#include "mpi/comm.h"
 #include "mpi/hook.h"
 
 #include <mpi.h>

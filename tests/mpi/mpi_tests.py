@@ -15,7 +15,8 @@ import shutil
 import subprocess
 import sys
 
-from otf2.enums import Paradigm, RegionRole
+import otf2.definitions
+from otf2.enums import CollectiveOp, GroupType, Paradigm, RegionRole
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
@@ -25,6 +26,8 @@ import otf2_print  # noqa: E402
 A = None
 problems = []
 ROUNDS = 5  # progs/pingpong.c
+NB_ROUNDS = 3  # progs/nonblock.c
+UNDEFINED = 2**32 - 1
 
 ROLES = {"MPI_Send": RegionRole.POINT2POINT, "MPI_Recv": RegionRole.POINT2POINT,
          "MPI_Allreduce": RegionRole.COLL_ALL2ALL, "MPI_Barrier": RegionRole.BARRIER,
@@ -32,7 +35,24 @@ ROLES = {"MPI_Send": RegionRole.POINT2POINT, "MPI_Recv": RegionRole.POINT2POINT,
          "MPI_Init": RegionRole.FUNCTION, "MPI_Finalize": RegionRole.FUNCTION,
          "MPI_Comm_split": RegionRole.FUNCTION, "MPI_Comm_dup": RegionRole.FUNCTION,
          "MPI_Comm_free": RegionRole.FUNCTION, "MPI_Abort": RegionRole.FUNCTION,
-         "MPI_Sendrecv": RegionRole.POINT2POINT, "MPI_Reduce": RegionRole.COLL_ALL2ONE}
+         "MPI_Sendrecv": RegionRole.POINT2POINT, "MPI_Reduce": RegionRole.COLL_ALL2ONE,
+         "MPI_Isend": RegionRole.POINT2POINT, "MPI_Irecv": RegionRole.POINT2POINT,
+         "MPI_Wait": RegionRole.POINT2POINT, "MPI_Waitall": RegionRole.POINT2POINT,
+         "MPI_Waitany": RegionRole.POINT2POINT, "MPI_Test": RegionRole.POINT2POINT,
+         "MPI_Testall": RegionRole.POINT2POINT}
+
+# A rank's archive lists its communicators' members as WORLD ranks while
+# its MPI COMM_LOCATIONS group holds only its own location (the merged
+# archive holds them all, docs/otf2-mapping.md): python3-otf2 would map
+# the ranks to locations, so MPI groups keep the ranks here.
+_location = otf2.definitions.Group.location
+
+
+def _rank_or_location(self, rank):
+    return rank if self.paradigm == Paradigm.MPI else _location(self, rank)
+
+
+otf2.definitions.Group.location = _rank_or_location
 
 
 def eq(got, want, what):
@@ -105,6 +125,66 @@ def check_rank(t, rank, want, inside=None, parallels=1):
                               for loc in t.locs)), "rank %d otf2-print Enters" % rank)
 
 
+def mpi_records(t, loc):
+    """(record kind, event, innermost region name) of every Mpi* event of
+    loc; checks that collective begin/end sit right after the Enter and
+    right before the Leave of their call."""
+    out, stack, evs = [], [], t.events[loc]
+    for i, e in enumerate(evs):
+        kind = type(e).__name__
+        if kind == "Enter":
+            stack.append(e.region.name)
+        elif kind == "Leave" and stack:
+            stack.pop()
+        elif kind.startswith("Mpi"):
+            out.append((kind, e, stack[-1] if stack else None))
+            near = archive.prev_event(evs, i) if kind == "MpiCollectiveBegin" else \
+                archive.next_event(evs, i) if kind == "MpiCollectiveEnd" else None
+            if near is not None:
+                eq(type(near).__name__, "Enter" if kind == "MpiCollectiveBegin" else "Leave",
+                   "loc %d %s next to its call" % (loc, kind))
+    return out
+
+
+def messages(t, loc, kind):
+    """(call, peer, communicator, tag, bytes) of loc's records of kind."""
+    peer = "receiver" if kind in ("MpiSend", "MpiIsend") else "sender"
+    return sorted((r, getattr(e, peer), e.communicator.name, e.msg_tag, e.msg_length)
+                  for k, e, r in mpi_records(t, loc) if k == kind)
+
+
+def collectives(t, loc):
+    """(call, op, communicator, root, sent, received) of loc's collectives;
+    every end has its begin in the same call."""
+    recs = mpi_records(t, loc)
+    begins = [r for k, _, r in recs if k == "MpiCollectiveBegin"]
+    ends = [(r, e.collective_op, e.communicator.name, e.root, e.size_sent, e.size_received)
+            for k, e, r in recs if k == "MpiCollectiveEnd"]
+    eq(begins, [x[0] for x in ends], "loc %d collective begins and ends" % loc)
+    return ends
+
+
+def check_comms(t, rank, n, created=None):
+    """MPI_COMM_WORLD (ranks 0..n-1), MPI_COMM_SELF and created: name ->
+    (member world ranks, parent name); one MPI COMM_LOCATIONS group with
+    the location that called MPI_Init."""
+    comms = {c.name: c for c in t.comms if c.group.paradigm == Paradigm.MPI}
+    created = created or {}
+    eq(sorted(comms), sorted(["MPI_COMM_WORLD", "MPI_COMM_SELF"] + list(created)),
+       "rank %d communicators" % rank)
+    if "MPI_COMM_WORLD" in comms:
+        eq(list(comms["MPI_COMM_WORLD"].group.members), list(range(n)), "rank %d WORLD" % rank)
+    if "MPI_COMM_SELF" in comms:
+        eq(comms["MPI_COMM_SELF"].group.group_type, GroupType.COMM_SELF, "rank %d SELF" % rank)
+    for name, (members, parent) in created.items():
+        c = comms.get(name)
+        eq(c and list(c.group.members), members, "rank %d %s members" % (rank, name))
+        eq(c and c.parent and c.parent.name, parent, "rank %d %s parent" % (rank, name))
+    locs = [list(g.members) for g in t.groups
+            if g.group_type == GroupType.COMM_LOCATIONS and g.paradigm == Paradigm.MPI]
+    eq(locs, [[t.locations[0]]], "rank %d MPI COMM_LOCATIONS group" % rank)
+
+
 def call_site(t, name, marker, src):
     line = archive.markers(os.path.join(A.src, src))[marker]
     lines = {r.source_file.rsplit("/", 1)[-1] + ":%d" % r.begin_line_number
@@ -123,6 +203,20 @@ def case_pingpong(n):
         if r < 2:
             want.update({"MPI_Send": ROUNDS, "MPI_Recv": ROUNDS})
         check_rank(t, r, want, {"MPI_Allreduce": "masked"})
+        check_comms(t, r, n)
+        loc0 = t.locs[0]
+        peer = [("MPI_Send", 1 - r, "MPI_COMM_WORLD", i, 400) for i in range(ROUNDS)] if r < 2 \
+            else []
+        eq(messages(t, loc0, "MpiSend"), peer, "rank %d sends" % r)
+        eq(messages(t, loc0, "MpiRecv"), [("MPI_Recv",) + m[1:] for m in peer],
+           "rank %d receives" % r)
+        eq(collectives(t, loc0),
+           [("MPI_Allreduce", CollectiveOp.ALLREDUCE, "MPI_COMM_WORLD", UNDEFINED, 8 * n, 8 * n),
+            ("MPI_Barrier", CollectiveOp.BARRIER, "MPI_COMM_WORLD", UNDEFINED, 0, 0)],
+           "rank %d collectives" % r)
+        counts, _ = otf2_print.otf2_print_counts(t.anchor)
+        eq((counts[("MPI_SEND", loc0)], counts[("MPI_RECV", loc0)]),
+           (len(peer), len(peer)), "rank %d otf2-print messages" % r)
         if r == 0:
             call_site(t, "MPI_Send", "send0", "pingpong.c")
             call_site(t, "MPI_Allreduce", "allreduce", "pingpong.c")
@@ -150,6 +244,13 @@ def case_split():
         check_rank(t, r, {"MPI_Init": 1, "MPI_Comm_split": 1, "MPI_Comm_dup": 1,
                           "MPI_Bcast": 1, "MPI_Comm_free": 2, "MPI_Finalize": 1},
                    {"MPI_Bcast": "masked"})
+        # names from the half's first world rank and its count of created communicators
+        half, dup = "MPI_Comm_split %d.1" % (r % 2), "MPI_Comm_dup %d.2" % (r % 2)
+        members = [r % 2, r % 2 + 2]
+        check_comms(t, r, 4, {half: (members, "MPI_COMM_WORLD"), dup: (members, half)})
+        eq(collectives(t, t.locs[0]),
+           [("MPI_Bcast", CollectiveOp.BCAST, dup, 0, 8 if r < 2 else 0, 4)],
+           "rank %d collectives" % r)
 
 
 def dead_job(prog, dead_last):
@@ -182,10 +283,24 @@ def case_abort():
 
 
 def case_kill():
-    """Rank 1 flushes its log and dies by SIGKILL: recover builds its
-    archive with every MPI call up to there."""
+    """Rank 1 sends itself a message, flushes its log and dies by SIGKILL:
+    recover builds its archive with every MPI call, message, collective
+    and communicator up to there."""
     out = os.path.join(A.work, "kill_np2")
-    dead_job("mpi_kill", [])
+    dead_job("mpi_kill", ["MPI_Isend", "MPI_Recv", "MPI_Wait"])
+    t = archive.Trace(os.path.join(out, "rank-1", "traces.otf2"))
+    loc0 = t.locs[0]
+    check_comms(t, 1, 2)
+    eq(messages(t, loc0, "MpiIsend"), [("MPI_Isend", 1, "MPI_COMM_WORLD", 3, 4)],
+       "rank 1 recovered Isend")
+    eq(messages(t, loc0, "MpiRecv"), [("MPI_Recv", 1, "MPI_COMM_WORLD", 3, 4)],
+       "rank 1 recovered Recv")
+    recs = mpi_records(t, loc0)
+    isend = [e.request_id for k, e, _ in recs if k == "MpiIsend"]
+    eq([(r, e.request_id) for k, e, r in recs if k == "MpiIsendComplete"],
+       [("MPI_Wait", i) for i in isend], "rank 1 recovered Isend completion")
+    eq(collectives(t, loc0), [("MPI_Barrier", CollectiveOp.BARRIER, "MPI_COMM_WORLD", UNDEFINED,
+                               0, 0)], "rank 1 recovered barrier")
     eq(os.path.isdir(os.path.join(out, "rank-1", ".log")), False, "rank 1 log recovered")
 
 
@@ -208,6 +323,10 @@ def case_multiple():
             eq([n for n, _ in calls[loc]], want, "rank %d location %d MPI calls" % (r, i))
             eq(all("parallel" in [s.split(" @ ")[0] for s in st] for n, st in calls[loc]
                    if n == "MPI_Sendrecv"), True, "rank %d location %d Sendrecv in parallel" % (r, i))
+            # each thread's messages on its own location: tag = thread number
+            want = [("MPI_Sendrecv", 1 - r, "MPI_COMM_WORLD", i, 4)] * 3
+            eq(messages(t, loc, "MpiSend"), want, "rank %d location %d sends" % (r, i))
+            eq(messages(t, loc, "MpiRecv"), want, "rank %d location %d receives" % (r, i))
 
 
 def case_imbalance():
@@ -225,6 +344,45 @@ def case_imbalance():
             eq(t.enter_count("loop", None, loc), r + 1, "rank %d location %d loops" % (r, loc))
 
 
+def case_nonblock():
+    """progs/nonblock.c on 4 ranks: every rank's nonblocking sends and
+    receives with their requests completed in the right calls, matching
+    the neighbours' records; nothing towards MPI_PROC_NULL."""
+    n = 4
+    out = os.path.join(A.work, "nonblock_np4")
+    p = mpirun("mpi_nonblock", n, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    w = "MPI_COMM_WORLD"
+    for r in range(n):
+        right, left = (r + 1) % n, (r - 1) % n
+        eq("rank %d got tag %d" % (r, 40 + left) in p.stdout, True, "rank %d output" % r)
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        mpi_calls(t)
+        check_comms(t, r, n)
+        loc0 = t.locs[0]
+        blocks = [(i, 400) for i in range(NB_ROUNDS)] + [(99, 4), (77, 4)]
+        eq(messages(t, loc0, "MpiIsend"),
+           sorted([("MPI_Isend", right, w, tag, b) for tag, b in blocks + [(40 + r, 40)]]),
+           "rank %d Isends" % r)
+        eq(messages(t, loc0, "MpiIrecv"),
+           sorted([("MPI_Waitall", left, w, tag, b) for tag, b in blocks[:NB_ROUNDS]] +
+                  [("MPI_Test", left, w, 40 + left, 40), ("MPI_Waitany", left, w, 99, 4),
+                   ("MPI_Testall", left, w, 77, 4)]), "rank %d Irecvs" % r)
+        eq(messages(t, loc0, "MpiSend"), [("MPI_Sendrecv", right, w, 5, 12)], "rank %d sends" % r)
+        eq(messages(t, loc0, "MpiRecv"), [("MPI_Sendrecv", left, w, 5, 12)], "rank %d recvs" % r)
+        recs = mpi_records(t, loc0)
+        ids = lambda kind: [e.request_id for k, e, _ in recs if k == kind]  # noqa: E731
+        done = collections.Counter(r for k, _, r in recs if k == "MpiIsendComplete")
+        eq(dict(done), {"MPI_Waitall": NB_ROUNDS, "MPI_Wait": 1, "MPI_Waitany": 1,
+                        "MPI_Testall": 1}, "rank %d Isend completions" % r)
+        eq(sorted(ids("MpiIsendComplete")), sorted(ids("MpiIsend")), "rank %d Isend ids" % r)
+        eq(sorted(ids("MpiIrecv")), sorted(ids("MpiIrecvRequest")), "rank %d Irecv ids" % r)
+        eq(len(set(ids("MpiIsend") + ids("MpiIrecvRequest"))), 2 * (NB_ROUNDS + 3),
+           "rank %d request ids unique" % r)
+        eq([r for k, _, r in recs if k == "MpiIrecvRequest"], ["MPI_Irecv"] * (NB_ROUNDS + 3),
+           "rank %d Irecv requests (none from MPI_PROC_NULL)" % r)
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -238,7 +396,7 @@ def main():
     os.makedirs(A.work, exist_ok=True)
     {"pingpong_np2": lambda: case_pingpong(2), "pingpong_np4": lambda: case_pingpong(4),
      "split_np4": case_split, "abort_np2": case_abort, "kill_np2": case_kill, "multiple_np2": case_multiple,
-     "imbalance_np4": case_imbalance}[A.case]()
+     "imbalance_np4": case_imbalance, "nonblock_np4": case_nonblock}[A.case]()
     for m in problems:
         print("FAIL:", m)
     print("%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))

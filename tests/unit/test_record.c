@@ -47,6 +47,12 @@ static const char *const names[] = {
     "THROTTLED",
     "MPI_ENTER",
     "MPI_LEAVE",
+    "MPI_MSG",
+    "MPI_REQ",
+    "MPI_COLL_BEGIN",
+    "MPI_COLL_END",
+    "MPI_COMM",
+    "MPI_MEMBER",
 };
 
 /* A few enum constants by value, as the handlers and the finalize use them. */
@@ -55,9 +61,9 @@ typedef struct {
 } number_case;
 
 static const number_case numbers[] = {
-    {OT_NONE, 0},           {OT_THREAD_BEGIN, 1},    {OT_PARALLEL_BEGIN, 3}, {OT_SYNC_BEGIN, 11},
-    {OT_MUTEX_ACQUIRE, 15}, {OT_WORK_BEGIN, 21},     {OT_LOST, 31},          {OT_THROTTLED, 33},
-    {OT_MPI_ENTER, 34},     {OT_REC_TYPE_COUNT, 36},
+    {OT_NONE, 0},           {OT_THREAD_BEGIN, 1}, {OT_PARALLEL_BEGIN, 3},  {OT_SYNC_BEGIN, 11},
+    {OT_MUTEX_ACQUIRE, 15}, {OT_WORK_BEGIN, 21},  {OT_LOST, 31},           {OT_THROTTLED, 33},
+    {OT_MPI_ENTER, 34},     {OT_MPI_MSG, 36},     {OT_REC_TYPE_COUNT, 42},
 };
 
 /* Field use: the fields each type documents, as "kabc" letters. */

@@ -1,5 +1,6 @@
-/* Rank 1 flushes its record log and dies by SIGKILL after a parallel
- * region and a barrier; rank 0 then waits in a receive until mpirun ends
+/* Rank 1 sends itself a message (MPI_Isend, MPI_Recv, MPI_Wait), flushes
+ * its record log and dies by SIGKILL after a parallel region and a
+ * barrier; rank 0 then waits in a receive until mpirun ends
  * the job. Rank 1's archive comes from its log by omptrace recover
  * (tests/mpi/mpi_tests.py). */
 #include <mpi.h>
@@ -15,6 +16,11 @@ int main(int argc, char **argv) {
 #pragma omp barrier
   } MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 1) {
+    MPI_Request q;
+    int y = 7;
+    MPI_Isend(&y, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &q);
+    MPI_Recv(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
     omp_control_tool(omp_control_tool_flush, 0, NULL);
     raise(SIGKILL);
   }
