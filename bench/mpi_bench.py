@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Cost per MPI message, per MPI_Barrier and per MPI_Test of a null request (bench/mpi_bench.c, mpirun -np
-2) in three variants, run interleaved (none, omp, mpi, none, ...) so load
+"""Cost per MPI message (blocking ping-pong), per nonblocking exchange
+(MPI_Irecv + MPI_Isend + MPI_Waitall), per MPI_Barrier and per MPI_Test of
+a null request (bench/mpi_bench.c, mpirun -np 2) in three variants, run interleaved (none, omp, mpi, none, ...) so load
 drift hits all alike; prints the median per variant and its ratio to no
 tool.
   none: no tool; omp: libomptrace.so only (OpenMP recorded, MPI not);
@@ -16,6 +17,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+KEYS = ("message_ns", "exchange_ns", "barrier_ns", "test_ns")
+HEADS = ("ns/message", "ns/exchange", "ns/barrier", "ns/MPI_Test")
 
 
 def run(a, variant, out):
@@ -27,12 +30,12 @@ def run(a, variant, out):
         env["OMP_TOOL_LIBRARIES"] = os.path.join(a.build, "recorder", "libomptrace.so")
     elif variant == "mpi":
         prog = [os.path.join(a.build, "share", "omptrace")] + prog
-    p = subprocess.run(["mpirun", "--oversubscribe", "-np", "2"] + prog, env=env,
+    p = subprocess.run(["mpirun", "--oversubscribe", "-np", str(a.np)] + prog, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if p.returncode != 0:
         sys.exit("mpi_bench: %s failed: %s" % (variant, p.stderr.strip()[-300:]))
     f = p.stdout.split()
-    return [float(f[f.index(k) + 1]) for k in ("message_ns", "barrier_ns", "test_ns")]
+    return [float(f[f.index(k) + 1]) for k in KEYS]
 
 
 def main():
@@ -40,22 +43,23 @@ def main():
     ap.add_argument("--build", default=os.path.join(os.path.dirname(HERE), "build"))
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--iters", type=int, default=20000)
+    ap.add_argument("--np", type=int, default=2, help="ranks (1: MPI_Test and barriers only)")
     a = ap.parse_args()
     variants = ("none", "omp", "mpi")
-    res = {v: ([], [], []) for v in variants}
+    res = {v: tuple([] for _ in KEYS) for v in variants}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(a.reps):
             for v in variants:
                 for i, x in enumerate(run(a, v, os.path.join(tmp, "%s%d" % (v, r)))):
                     res[v][i].append(x)
-    base = [statistics.median(res["none"][i]) for i in (0, 1, 2)]
-    print("mpirun -np 2, %d iterations, %d interleaved reps, medians" % (a.iters, a.reps))
-    print("%-6s %12s %6s %12s %6s %12s %6s" % ("tool", "ns/message", "ratio", "ns/barrier",
-                                               "ratio", "ns/MPI_Test", "ratio"))
+    idx = range(len(KEYS))
+    base = [statistics.median(res["none"][i]) for i in idx]
+    print("mpirun -np %d, %d iterations, %d interleaved reps, medians" % (a.np, a.iters, a.reps))
+    print("%-6s" % "tool" + "".join(" %12s %6s" % (h, "ratio") for h in HEADS))
     for v in variants:
-        m = [statistics.median(res[v][i]) for i in (0, 1, 2)]
-        print("%-6s %12.1f %6.2f %12.1f %6.2f %12.1f %6.2f" % (
-            v, m[0], m[0] / base[0], m[1], m[1] / base[1], m[2], m[2] / base[2]))
+        m = [statistics.median(res[v][i]) for i in idx]
+        print("%-6s" % v + "".join(" %12.1f %6.2f" % (m[i], m[i] / base[i] if base[i] else 0)
+                                   for i in idx))
 
 
 if __name__ == "__main__":
