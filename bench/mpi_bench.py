@@ -5,7 +5,9 @@ a null request (bench/mpi_bench.c, mpirun -np 2) in three variants, run interlea
 drift hits all alike; prints the median per variant and its ratio to no
 tool.
   none: no tool; omp: libomptrace.so only (OpenMP recorded, MPI not);
-  mpi: the launcher, which adds libomptrace-mpi.so.
+  mpi: the launcher, which adds libomptrace-mpi.so;
+  mpi+buf (with --buffer SIZE): the same with OMPTRACE_BUFFER_SIZE=SIZE, so
+  a run that fits the buffer writes its record log only at the end.
 
 Usage: bench/mpi_bench.py [--build DIR] [--reps N] [--iters N]"""
 
@@ -28,7 +30,9 @@ def run(a, variant, out):
     prog = [os.path.join(a.build, "bench", "ot_mpi_bench"), str(a.iters)]
     if variant == "omp":
         env["OMP_TOOL_LIBRARIES"] = os.path.join(a.build, "recorder", "libomptrace.so")
-    elif variant == "mpi":
+    elif variant.startswith("mpi"):
+        if variant == "mpi+buf":
+            env["OMPTRACE_BUFFER_SIZE"] = a.buffer
         prog = [os.path.join(a.build, "share", "omptrace")] + prog
     p = subprocess.run(["mpirun", "--oversubscribe", "-np", str(a.np)] + prog, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
@@ -43,9 +47,10 @@ def main():
     ap.add_argument("--build", default=os.path.join(os.path.dirname(HERE), "build"))
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--iters", type=int, default=20000)
+    ap.add_argument("--buffer", help="also run the launcher with OMPTRACE_BUFFER_SIZE=BUFFER")
     ap.add_argument("--np", type=int, default=2, help="ranks (1: MPI_Test and barriers only)")
     a = ap.parse_args()
-    variants = ("none", "omp", "mpi")
+    variants = ("none", "omp", "mpi") + (("mpi+buf",) if a.buffer else ())
     res = {v: tuple([] for _ in KEYS) for v in variants}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(a.reps):
@@ -55,10 +60,10 @@ def main():
     idx = range(len(KEYS))
     base = [statistics.median(res["none"][i]) for i in idx]
     print("mpirun -np %d, %d iterations, %d interleaved reps, medians" % (a.np, a.iters, a.reps))
-    print("%-6s" % "tool" + "".join(" %12s %6s" % (h, "ratio") for h in HEADS))
+    print("%-7s" % "tool" + "".join(" %12s %6s" % (h, "ratio") for h in HEADS))
     for v in variants:
         m = [statistics.median(res[v][i]) for i in idx]
-        print("%-6s" % v + "".join(" %12.1f %6.2f" % (m[i], m[i] / base[i] if base[i] else 0)
+        print("%-7s" % v + "".join(" %12.1f %6.2f" % (m[i], m[i] / base[i] if base[i] else 0)
                                    for i in idx))
 
 

@@ -14,6 +14,9 @@
 
 static ot_mpi_req table[SLOTS];
 static unsigned used;
+/* used, readable without the lock: a completion with nothing pending (a
+ * null request, a program without nonblocking calls) takes no lock. */
+static atomic_uint pending;
 static uint64_t next_id;
 static int ready;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -43,6 +46,7 @@ uint64_t ot_mpi_req_add(MPI_Request q, uint32_t comm, int send) {
     while (table[i].handle != MPI_REQUEST_NULL && table[i].handle != q)
       i = (i + 1) & (SLOTS - 1);
     used += table[i].handle == MPI_REQUEST_NULL;
+    atomic_store_explicit(&pending, used, memory_order_relaxed);
     id = ++next_id;
     table[i] = (ot_mpi_req){.handle = q, .id = id, .comm = comm, .send = send};
   }
@@ -68,10 +72,13 @@ static void remove_at(unsigned i) {
   }
   table[i].handle = MPI_REQUEST_NULL;
   used--;
+  atomic_store_explicit(&pending, used, memory_order_relaxed);
 }
 
 static int take(MPI_Request q, ot_mpi_req *out) {
   int found = 0;
+  if (q == MPI_REQUEST_NULL || !atomic_load_explicit(&pending, memory_order_relaxed))
+    return 0;
   pthread_mutex_lock(&lock);
   init_locked();
   for (unsigned i = home(q); q != MPI_REQUEST_NULL && table[i].handle != MPI_REQUEST_NULL;
