@@ -39,7 +39,11 @@ ROLES = {"MPI_Send": RegionRole.POINT2POINT, "MPI_Recv": RegionRole.POINT2POINT,
          "MPI_Isend": RegionRole.POINT2POINT, "MPI_Irecv": RegionRole.POINT2POINT,
          "MPI_Wait": RegionRole.POINT2POINT, "MPI_Waitall": RegionRole.POINT2POINT,
          "MPI_Waitany": RegionRole.POINT2POINT, "MPI_Test": RegionRole.POINT2POINT,
-         "MPI_Testall": RegionRole.POINT2POINT}
+         "MPI_Testall": RegionRole.POINT2POINT, "MPI_Gather": RegionRole.COLL_ALL2ONE,
+         "MPI_Gatherv": RegionRole.COLL_ALL2ONE, "MPI_Scatter": RegionRole.COLL_ONE2ALL,
+         "MPI_Scatterv": RegionRole.COLL_ONE2ALL, "MPI_Allgather": RegionRole.COLL_ALL2ALL,
+         "MPI_Allgatherv": RegionRole.COLL_ALL2ALL, "MPI_Alltoall": RegionRole.COLL_ALL2ALL,
+         "MPI_Alltoallv": RegionRole.COLL_ALL2ALL, "MPI_Reduce_scatter": RegionRole.COLL_ALL2ALL}
 
 # A rank's archive lists its communicators' members as WORLD ranks while
 # its MPI COMM_LOCATIONS group holds only its own location (the merged
@@ -383,6 +387,41 @@ def case_nonblock():
            "rank %d Irecv requests (none from MPI_PROC_NULL)" % r)
 
 
+def case_colls():
+    """progs/colls.c on 4 ranks: each collective's operation, root and
+    bytes by Score-P's conventions (docs/otf2-mapping.md); the barrier on
+    a communicator from MPI_Cart_create is a region only."""
+    n, w = 4, "MPI_COMM_WORLD"
+    out = os.path.join(A.work, "colls_np4")
+    p = mpirun("mpi_colls", n, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    for r in range(n):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        calls = [name for name, _ in mpi_calls(t)[t.locs[0]]]
+        eq(calls.count("MPI_Barrier"), 1, "rank %d barrier on the cartesian communicator" % r)
+        check_comms(t, r, n)
+
+        def rooted(root, root_sent, root_recv, sent, recv):
+            return (root,) + ((root_sent, root_recv) if r == root else (sent, recv))
+        want = [
+            ("MPI_Bcast", CollectiveOp.BCAST) + rooted(1, 4 * 8, 8, 0, 8),
+            ("MPI_Reduce", CollectiveOp.REDUCE) + rooted(2, 12, 4 * 12, 12, 0),
+            ("MPI_Gather", CollectiveOp.GATHER) + rooted(0, 4, 16, 4, 0),
+            ("MPI_Gatherv", CollectiveOp.GATHERV) + rooted(3, 16, 40, 4 * (r + 1), 0),
+            ("MPI_Scatter", CollectiveOp.SCATTER) + rooted(0, 4 * 8, 8, 0, 8),
+            ("MPI_Scatterv", CollectiveOp.SCATTERV) + rooted(1, 40, 8, 0, 4 * (r + 1)),
+            ("MPI_Allgather", CollectiveOp.ALLGATHER, UNDEFINED, 16, 16),
+            ("MPI_Allgatherv", CollectiveOp.ALLGATHERV, UNDEFINED, 16 * (r + 1), 40),
+            ("MPI_Alltoall", CollectiveOp.ALLTOALL, UNDEFINED, 16, 16),
+            ("MPI_Alltoallv", CollectiveOp.ALLTOALLV, UNDEFINED, 16, 16),
+            ("MPI_Reduce_scatter", CollectiveOp.REDUCE_SCATTER, UNDEFINED, 16, 16),
+            ("MPI_Allreduce", CollectiveOp.ALLREDUCE, UNDEFINED, 60, 60)]  # in place: 3 blocks
+        got = [(c, op, root, s, rv) for c, op, comm, root, s, rv in collectives(t, t.locs[0])
+               if comm == w]
+        eq(got, want, "rank %d collectives" % r)
+        eq(len(collectives(t, t.locs[0])), len(want), "rank %d collectives in all" % r)
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -396,7 +435,8 @@ def main():
     os.makedirs(A.work, exist_ok=True)
     {"pingpong_np2": lambda: case_pingpong(2), "pingpong_np4": lambda: case_pingpong(4),
      "split_np4": case_split, "abort_np2": case_abort, "kill_np2": case_kill, "multiple_np2": case_multiple,
-     "imbalance_np4": case_imbalance, "nonblock_np4": case_nonblock}[A.case]()
+     "imbalance_np4": case_imbalance, "nonblock_np4": case_nonblock,
+     "colls_np4": case_colls}[A.case]()
     for m in problems:
         print("FAIL:", m)
     print("%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
