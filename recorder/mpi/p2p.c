@@ -4,7 +4,6 @@
  * writes MpiIrecvRequest and its completion (mpi/wait.c) MpiIrecv. No
  * records towards MPI_PROC_NULL or on a communicator the table does not
  * know (mpi/comm.h). */
-#include "mpi/p2p.h"
 #include "mpi/req.h"
 #include "mpi/wrap.h"
 
@@ -25,7 +24,8 @@ static void send_msg(int n, MPI_Datatype t, int to, int tag, MPI_Comm c) {
     ot_mpi_rec(OT_MR_MSG, OT_MSG_SEND, id, peer_tag(to, tag), bytes_of(n, t));
 }
 
-void ot_mpi_recv_done(MPI_Comm c, const MPI_Status *s) {
+/* The MPI_MSG record of a receive that completed with status s. */
+static void recv_done(MPI_Comm c, const MPI_Status *s) {
   int bytes = 0;
   uint32_t id = s->MPI_SOURCE != MPI_PROC_NULL ? ot_mpi_comm_id(c) : OT_COMM_NONE;
   if (id == OT_COMM_NONE)
@@ -57,7 +57,7 @@ int MPI_Recv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_
   MPI_Status *st = s == MPI_STATUS_IGNORE ? &own : s;
   int rc = PMPI_Recv(b, n, t, from, tag, c, st);
   if (rc == MPI_SUCCESS && ot_mpi_on())
-    ot_mpi_recv_done(c, st);
+    recv_done(c, st);
   ot_mpi_hook(OT_MPI_Recv, 1, cp, 0);
   return rc;
 }
@@ -71,7 +71,7 @@ int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype stype, int to, int stag, v
   MPI_Status *st = s == MPI_STATUS_IGNORE ? &own : s;
   int rc = PMPI_Sendrecv(sb, sn, stype, to, stag, rb, rn, rtype, from, rtag, c, st);
   if (rc == MPI_SUCCESS && ot_mpi_on())
-    ot_mpi_recv_done(c, st);
+    recv_done(c, st);
   ot_mpi_hook(OT_MPI_Sendrecv, 1, cp, 0);
   return rc;
 }
