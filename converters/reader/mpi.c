@@ -187,12 +187,32 @@ void otr_mpi_leave(otr_archive *a, otr_locstate *ls, uint32_t region) {
   free(done);
 }
 
+/* Which world ranks have threads in the archive: one rank's own archive
+ * (or a job missing a rank) holds only half of its messages. */
+static bool *ranks_present(const otr_archive *a) {
+  bool *in = otr_xcalloc(a->d.n_ranks + 1, sizeof *in);
+  for (uint32_t i = 0; i < a->d.n_locations; i++)
+    if (a->d.location_rank[i] < a->d.n_ranks)
+      in[a->d.location_rank[i]] = true;
+  return in;
+}
+
+static bool comm_present(const otr_archive *a, const bool *in, uint32_t comm) {
+  const otr_comm *c = &a->d.comms[comm];
+  for (uint32_t r = 0; c->world && r < c->size; r++)
+    if (c->world[r] >= a->d.n_ranks || !in[c->world[r]])
+      return false;
+  return true;
+}
+
 /* What never met its other half: a receive without its send, a send never
- * received, a collective some rank of its comm never entered. */
+ * received, a collective some rank of its comm never entered. Halves whose
+ * other side is on a rank the archive does not hold are not counted. */
 void otr_mpi_finish(otr_archive *a) {
   otr_mpi *m = a->mpi;
   if (!m || !m->pend)
     return;
+  bool *in = ranks_present(a);
   for (uint32_t i = 0; i < a->d.n_locations; i++) {
     otr_locstate *ls = &a->ls[i];
     for (uint32_t j = 0; j < m->npend[i]; j++)
@@ -202,7 +222,8 @@ void otr_mpi_finish(otr_archive *a) {
   otr_mpi_release_all(a);
   for (uint32_t h = 0; h < NCHANS; h++)
     for (otr_chan *c = m->chans[h]; c; c = c->next) {
-      if (!c->n)
+      if (!c->n || c->sender >= a->d.n_ranks || c->receiver >= a->d.n_ranks || !in[c->sender] ||
+          !in[c->receiver])
         continue;
       m->unmatched += c->n;
       otr_mpi_note(a, "%u %s from rank %u to rank %u (tag %u on %s) %s", c->n,
@@ -210,11 +231,14 @@ void otr_mpi_finish(otr_archive *a) {
                    a->d.comms[c->comm].name,
                    c->kind == 'r' ? "have no matching send" : "were never received");
     }
-  for (otr_inst *in = m->insts; in; in = in->next) {
+  for (otr_inst *it = m->insts; it; it = it->next) {
+    if (!comm_present(a, in, it->comm))
+      continue;
     m->unmatched++;
     otr_mpi_note(a, "a collective on %s was entered by %u of its %u ranks",
-                 a->d.comms[in->comm].name, in->seen, a->d.comms[in->comm].size);
+                 a->d.comms[it->comm].name, it->seen, a->d.comms[it->comm].size);
   }
+  free(in);
 }
 
 void otr_mpi_events_free(otr_archive *a) {

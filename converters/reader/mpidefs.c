@@ -88,6 +88,9 @@ static uint32_t rank_of_name(const char *s) {
   return *end || r >= OTR_NONE ? OTR_NONE : (uint32_t)r;
 }
 
+/* Beyond this a world rank in a group is taken for a corrupt value. */
+#define MAX_RANKS (1u << 24)
+
 /* Ranks of the locations, each rank's node (its group's system tree parent). */
 static void resolve_ranks(otr_archive *a) {
   otr_defs *d = &a->d;
@@ -100,6 +103,13 @@ static void resolve_ranks(otr_archive *a) {
     if (r != OTR_NONE && r + 1 > d->n_ranks)
       d->n_ranks = r + 1;
   }
+  /* The job may have more ranks than the archive holds (one rank's own
+   * archive): communicator groups list world ranks of the whole job. */
+  for (uint32_t g = 0; d->n_ranks && g < a->mpi->ngroups; g++)
+    for (uint32_t k = 0;
+         a->mpi->groups[g].type == OTF2_GROUP_TYPE_COMM_GROUP && k < a->mpi->groups[g].n; k++)
+      if (a->mpi->groups[g].members[k] < MAX_RANKS && a->mpi->groups[g].members[k] >= d->n_ranks)
+        d->n_ranks = (uint32_t)a->mpi->groups[g].members[k] + 1;
   d->rank_node = otr_xcalloc(d->n_ranks + 1, sizeof *d->rank_node);
   for (uint32_t i = 0; i < d->n_locations; i++) {
     uint32_t r = d->location_rank[i], g = d->location_group[i];

@@ -236,6 +236,8 @@ def one_rank_summary(d):
     eq(p.returncode, 0, "omptrace-summary on %s (stderr: %s)" % (d, p.stderr[-300:]))
     if p.returncode == 0:
         eq("mpi" in json.loads(p.stdout), False, "MPI section in one rank's summary")
+    # Its messages go to ranks the archive does not hold: not "unmatched".
+    eq("unmatched" in p.stderr, False, "warning on one rank's summary (%s)" % p.stderr[-300:])
 
 
 def case_split():
