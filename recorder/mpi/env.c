@@ -1,4 +1,6 @@
-/* Start, end, abort and communicator management. */
+/* Start (with the first clock sync), end (the second), abort and
+ * communicator management. */
+#include "mpi/clock_sync.h"
 #include "mpi/wrap.h"
 
 #include <dlfcn.h>
@@ -29,6 +31,8 @@ int MPI_Init(int *argc, char ***argv) {
   start_openmp();
   ot_mpi_hook(OT_MPI_Init, 0, cp, 0);
   int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS)
+    ot_clock_sync();
   ot_mpi_hook(OT_MPI_Init, 1, cp, world_rank());
   return rc;
 }
@@ -38,6 +42,8 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   start_openmp();
   ot_mpi_hook(OT_MPI_Init_thread, 0, cp, 0);
   int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS)
+    ot_clock_sync();
   ot_mpi_hook(OT_MPI_Init_thread, 1, cp, world_rank());
   return rc;
 }
@@ -50,8 +56,17 @@ int MPI_Abort(MPI_Comm c, int code) {
   return PMPI_Abort(c, code);
 }
 
+/* The second clock sync point, while every rank can still communicate. */
+int MPI_Finalize(void) {
+  const void *cp = __builtin_return_address(0);
+  ot_mpi_hook(OT_MPI_Finalize, 0, cp, 0);
+  ot_clock_sync();
+  int rc = PMPI_Finalize();
+  ot_mpi_hook(OT_MPI_Finalize, 1, cp, 0);
+  return rc;
+}
+
 // clang-format off
-OT_WRAP(Finalize, (void), ())
 OT_WRAP(Comm_dup, (MPI_Comm c, MPI_Comm *n), (c, n))
 OT_WRAP(Comm_split, (MPI_Comm c, int color, int key, MPI_Comm *n), (c, color, key, n))
 OT_WRAP(Comm_free, (MPI_Comm *c), (c))

@@ -1,0 +1,358 @@
+#!/usr/bin/python3
+"""One archive per MPI job: `mpirun --oversubscribe -np N omptrace PROG`
+makes rank 0 merge DIR/rank-R/traces.otf2 into DIR/traces.otf2
+(omptrace-merge). The merged archive is read back with python3-otf2 and
+otf2-print and compared with the rank archives, event by event: the same
+events per location, at the times the ranks' clock offsets
+(DIR/rank-R/clock-sync) give. Counts are exact; nothing depends on timing.
+
+Usage: merge_tests.py --launcher L --merge M --summary S --bin DIR --work DIR CASE
+Exits 77 (skip) when mpirun is missing."""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+import otf2
+from otf2.enums import GroupType, LocationGroupType, Paradigm
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
+import otf2_print  # noqa: E402
+
+A = None
+problems = []
+
+
+def eq(got, want, what):
+    if got != want:
+        problems.append("%s: expected %r, got %r" % (what, want, got))
+
+
+def env():
+    e = dict(os.environ, OMP_NUM_THREADS="2", OMP_WAIT_POLICY="passive",
+             OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+             OMPI_MCA_rmaps_base_oversubscribe="1")
+    # Open MPI's components leak at exit (see mpi_tests.py).
+    e["ASAN_OPTIONS"] = "detect_leaks=0" + (":" + e["ASAN_OPTIONS"] if "ASAN_OPTIONS" in e else "")
+    return e
+
+
+def mpirun(prog, n, out, extra=()):
+    shutil.rmtree(out, ignore_errors=True)
+    e = env()
+    e["OMPTRACE_OUTPUT"] = out
+    cmd = ["mpirun", "--oversubscribe", "-np", str(n), A.launcher] + list(extra) + \
+        [os.path.join(A.bin, prog)]
+    return subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=240)
+
+
+def merge(d, *args):
+    return subprocess.run([A.merge] + list(args) + [d], env=env(), capture_output=True, text=True,
+                          timeout=120)
+
+
+def clock_points(d):
+    """A rank's clock-sync points: (own time, offset)."""
+    pts = []
+    path = os.path.join(d, "clock-sync")
+    if os.path.exists(path):
+        for line in open(path):
+            if line.strip() and not line.startswith("#"):
+                t, o, _ = line.split()
+                pts.append((int(t), int(o)))
+    return pts
+
+
+def corrected(pts, t):
+    """t in rank 0's time: OTF2's reader interpolates between the points
+    and extrapolates from the first and last interval."""
+    if not pts:
+        return t
+    i = 0
+    while i + 2 < len(pts) and t > pts[i + 1][0]:
+        i += 1
+    slope = 0.0
+    if i + 1 < len(pts):
+        slope = (pts[i + 1][1] - pts[i][1]) / float(pts[i + 1][0] - pts[i][0])
+    return t + pts[i][1] + int(round(slope * float(t - pts[i][0])))
+
+
+def describe(v):
+    if isinstance(v, (int, float, str)) or v is None:
+        return repr(v)
+    return repr(getattr(v, "name", v))
+
+
+def read(anchor):
+    """Definitions and, per location id, its events as (kind, time, fields)."""
+    with otf2.reader.open(anchor) as r:
+        d = r.definitions
+        defs = {"groups": list(d.location_groups), "locations": list(d.locations),
+                "nodes": list(d.system_tree_nodes), "mpi_groups": [
+                    g for g in d.groups if g.paradigm == Paradigm.MPI and
+                    g.group_type == GroupType.COMM_LOCATIONS], "clock": d.clock_properties}
+        events = {l._ref: [] for l in d.locations}
+        for loc, ev in r.events:
+            fields = tuple(sorted((k, describe(v)) for k, v in vars(ev).items()
+                                  if k not in ("time", "attributes")))
+            events[loc._ref].append((type(ev).__name__, ev.time, fields, ev))
+    return defs, events
+
+
+def check_merged(out, n, want_events=None):
+    """The job's archive against its n rank archives."""
+    anchor = os.path.join(out, "traces.otf2")
+    eq(os.path.exists(anchor), True, "merged archive " + anchor)
+    if not os.path.exists(anchor):
+        return None
+    defs, events = read(anchor)
+    eq(sorted(g.name for g in defs["groups"]), sorted("rank %d" % r for r in range(n)),
+       "location groups")
+    host = socket.gethostname()
+    for g in defs["groups"]:
+        eq(g.location_group_type, LocationGroupType.PROCESS, g.name + " type")
+        eq((g.system_tree_parent.name, g.system_tree_parent.class_name), (host, "node"),
+           g.name + " node")
+        eq(g.system_tree_parent.parent is not None and g.system_tree_parent.parent.parent is None,
+           True, g.name + " node under the root")
+    total, mpi_members = 0, []
+    for r in range(n):
+        rd, rev = read(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        pts = clock_points(os.path.join(out, "rank-%d" % r))
+        for loc, evs in rev.items():
+            gid = r << 32 | loc
+            got = events.get(gid)
+            eq(got is not None, True, "rank %d location %d as %d" % (r, loc, gid))
+            if got is None:
+                continue
+            eq(len(got), len(evs), "rank %d location %d event count" % (r, loc))
+            want = [(k, corrected(pts, t), f) for k, t, f, _ in evs]
+            eq([e[:3] for e in got] == want, True, "rank %d location %d events" % (r, loc))
+            eq(all(a[1] <= b[1] for a, b in zip(got, got[1:])), True,
+               "rank %d location %d monotonic" % (r, loc))
+            eq(next(l for l in defs["locations"] if l._ref == gid).group.name, "rank %d" % r,
+               "location %d group" % gid)
+            total += len(evs)
+        for g in rd["mpi_groups"]:
+            mpi_members += [r << 32 | m._ref for m in g.members]
+    eq(sum(len(v) for v in events.values()), total, "merged event count")
+    if mpi_members:  # the ranks' archives carry the MPI locations group
+        eq([[m._ref for m in g.members] for g in defs["mpi_groups"]], [mpi_members],
+           "MPI COMM_LOCATIONS group")
+        eq(len(mpi_members), n, "MPI COMM_LOCATIONS members")
+    counts, _ = otf2_print.otf2_print_counts(anchor)
+    eq(sum(counts[("ENTER", l)] for l in events),
+       sum(1 for v in events.values() for e in v if e[0] == "Enter"), "otf2-print Enters")
+    check_messages(events, defs)
+    if want_events is not None:
+        eq(total, want_events, "events")
+    return events
+
+
+def enclosing(evs, i, kind, step):
+    """Time of the nearest kind event from evs[i] in direction step."""
+    while 0 <= i < len(evs):
+        if evs[i][0] == kind:
+            return evs[i][1]
+        i += step
+    return None
+
+
+def check_messages(events, defs):
+    """When the ranks record messages: every MpiSend has its MpiRecv (comm,
+    tag, bytes), in order per pair, and the send's Enter is not later than
+    the receive's Leave in the aligned time."""
+    sends, recvs = {}, {}
+    for loc, evs in events.items():
+        rank = loc >> 32
+        for i, e in enumerate(evs):
+            if e[0] not in ("MpiSend", "MpiRecv"):
+                continue
+            ev = e[3]
+            members = [m if isinstance(m, int) else getattr(m, "_ref", m)
+                       for m in ev.communicator.group.members]
+            if e[0] == "MpiSend":
+                key = (ev.communicator.name, rank, members[ev.receiver], ev.msg_tag)
+                sends.setdefault(key, []).append((ev.msg_length, enclosing(evs, i, "Enter", -1)))
+            else:
+                key = (ev.communicator.name, members[ev.sender], rank, ev.msg_tag)
+                recvs.setdefault(key, []).append((ev.msg_length, enclosing(evs, i, "Leave", 1)))
+    eq(sorted((k, len(v)) for k, v in sends.items()), sorted((k, len(v)) for k, v in recvs.items()),
+       "messages per (comm, from, to, tag)")
+    for key, ss in sends.items():
+        for (sb, st), (rb, rt) in zip(ss, recvs.get(key, [])):
+            eq(sb, rb, "bytes of %r" % (key,))
+            eq(st is not None and rt is not None and st <= rt, True, "send before receive %r" % (key,))
+
+
+def summary_ranks(out, n):
+    p = subprocess.run([A.summary, "--format", "json", out], capture_output=True, text=True)
+    eq(p.returncode, 0, "omptrace-summary (stderr: %s)" % p.stderr[-300:])
+    if p.returncode == 0:
+        ranks = json.loads(p.stdout).get("mpi", {}).get("ranks", [])
+        eq([(x["rank"], x["threads"]) for x in ranks], [(r, 2) for r in range(n)],
+           "summary per-rank table")
+
+
+def case_job(prog, n):
+    out = os.path.join(A.work, "merge_%s_np%d" % (prog, n))
+    p = mpirun("mpi_" + prog, n, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    eq(sum("omptrace-merge: wrote " in line for line in p.stderr.splitlines()), 1,
+       "one merge line")
+    if prog == "multiple" and "no MPI_THREAD_MULTIPLE" in p.stdout:
+        print("the MPI library does not provide MPI_THREAD_MULTIPLE: skipped")
+        sys.exit(77)
+    for r in range(n):
+        eq(len(clock_points(os.path.join(out, "rank-%d" % r))), 2, "rank %d clock points" % r)
+    check_merged(out, n)
+    summary_ranks(out, n)
+    return out
+
+
+def case_dead(prog):
+    """Rank 1 dies (kill) or aborts: mpirun fails, rank 0 merges nothing;
+    `omptrace merge` recovers what only left a log and merges both."""
+    out = os.path.join(A.work, "merge_%s_np2" % prog)
+    p = mpirun("mpi_" + prog, 2, out)
+    eq(p.returncode != 0, True, "mpirun reports the failed job")
+    m = subprocess.run([A.launcher, "merge", out], env=env(), capture_output=True, text=True)
+    eq(m.returncode, 0, "omptrace merge (stderr: %s)" % m.stderr)
+    for r in range(2):
+        eq(os.path.exists(os.path.join(out, "rank-%d" % r, "traces.otf2")), True,
+           "rank %d archive" % r)
+        eq(len(clock_points(os.path.join(out, "rank-%d" % r))) >= 1, True,
+           "rank %d MPI_Init clock point" % r)
+    check_merged(out, 2)
+
+
+def case_idempotent():
+    out = case_job("pingpong", 2)
+    files = {}
+    for rnd in range(2):
+        m = merge(out, "-q")
+        eq((m.returncode, m.stdout, m.stderr), (0, "", ""), "quiet merge %d" % rnd)
+        snap = {}
+        for root, _, names in os.walk(out):
+            for f in names:
+                p = os.path.join(root, f)
+                if "/rank-" not in p and f != "traces.otf2":
+                    snap[os.path.relpath(p, out)] = open(p, "rb").read()
+        files[rnd] = snap
+    eq(files[0] == files[1], True, "a second merge writes the same files")
+    eq(sorted(n for n in os.listdir(out) if n.startswith(".")), [], "no temporary files left")
+    st = os.stat(os.path.join(out, "traces", "%d.evt" % (1 << 32)))
+    eq(st.st_nlink, 2, "event file linked, not copied")
+
+
+def case_clock_shift():
+    """Hand-written clock-sync: rank 1's clock 5 ms ahead (offset -5 ms at
+    both points) moves all its events by exactly -5 ms; offsets growing
+    from 0 to 1 ms between two events interpolate linearly in between and
+    extrapolate outside."""
+    out = case_job("pingpong", 2)
+    for r in range(2):
+        os.remove(os.path.join(out, "rank-%d" % r, "clock-sync"))
+    base = read(os.path.join(out, "rank-1", "traces.otf2"))[1][0]
+    a, b = base[2][1], base[-3][1]
+    for lines, fn in ((["%d -5000000 10" % a, "%d -5000000 10" % b], lambda t: t - 5000000),
+                      (["%d 0 10" % a, "%d 1000000 10" % b],
+                       lambda t: t + int(round(1000000 * float(t - a) / float(b - a))))):
+        with open(os.path.join(out, "rank-1", "clock-sync"), "w") as f:
+            f.write("# own offset error\n" + "\n".join(lines) + "\n")
+        eq(merge(out, "-q").returncode, 0, "merge with clock offsets")
+        defs, events = read(os.path.join(out, "traces.otf2"))
+        eq([e[1] for e in events[1 << 32]], [fn(e[1]) for e in base], "rank 1 shifted")
+        eq([e[1] for e in events[0]],
+           [e[1] for e in read(os.path.join(out, "rank-0", "traces.otf2"))[1][0]], "rank 0 kept")
+        first = min(fn(e[1]) for e in base)
+        eq(defs["clock"].global_offset <= first, True, "global offset covers rank 1")
+    check_merged(out, 2)
+
+
+def fails(args, status, text, what):
+    p = subprocess.run(args, env=env(), capture_output=True, text=True)
+    lines = p.stderr.strip().splitlines()
+    eq((p.returncode, len(lines)), (status, 1), what + " (stderr: %s)" % p.stderr)
+    eq(bool(lines) and text in lines[0], True, what + ": message %r" % lines)
+
+
+def case_bad_inputs():
+    out = case_job("pingpong", 2)
+    empty = os.path.join(A.work, "merge_empty")
+    shutil.rmtree(empty, ignore_errors=True)
+    os.makedirs(empty)
+    fails([A.merge, empty], 1, "no rank archives", "no rank archives")
+    fails([A.merge, os.path.join(empty, "missing")], 1, "No such file", "missing directory")
+    fails([A.merge, "--bogus", out], 2, "unknown option", "bad option")
+    fails([A.merge, "-n", "x", out], 2, "--ranks takes", "bad rank count")
+    fails([A.merge], 2, "needs one job directory", "no directory")
+    blocker = os.path.join(A.work, "merge_file")
+    open(blocker, "w").close()
+    fails([A.merge, blocker], 1, "not a directory", "not a directory")
+    # A missing rank: one line each, the others merged.
+    p = merge(out, "-q", "-n", "3")
+    eq((p.returncode, p.stderr.strip()), (0, "omptrace-merge: rank 2: no directory %s/rank-2: "
+                                          "left out" % out), "missing rank")
+    # A bad clock-sync line.
+    cs = os.path.join(out, "rank-1", "clock-sync")
+    good = open(cs).read()
+    with open(cs, "a") as f:
+        f.write("12 x\n")
+    fails([A.merge, out], 1, "expected '<time> <offset> <error>'", "bad clock-sync")
+    open(cs, "w").write(good)
+    # A corrupt rank archive.
+    d = os.path.join(out, "rank-1", "traces.def")
+    keep = open(d, "rb").read()
+    open(d, "wb").write(keep[:len(keep) // 2])
+    fails([A.merge, out], 1, "corrupt archive", "corrupt rank archive")
+    open(d, "wb").write(keep)
+    eq(merge(out, "-q").returncode, 0, "merge after repair")
+    # The summary of a job directory not merged yet names the command.
+    os.remove(os.path.join(out, "traces.otf2"))
+    fails([A.summary, out], 1, "omptrace merge " + out, "summary before the merge")
+    # --no-merge keeps only the rank archives.
+    out2 = os.path.join(A.work, "merge_nomerge_np2")
+    p = mpirun("mpi_pingpong", 2, out2, ["--no-merge"])
+    eq((p.returncode, os.path.exists(os.path.join(out2, "traces.otf2"))), (0, False), "--no-merge")
+
+
+CASES = {
+    "pingpong_np2": lambda: case_job("pingpong", 2),
+    "pingpong_np4": lambda: case_job("pingpong", 4),
+    "split_np4": lambda: case_job("split", 4),
+    "imbalance_np4": lambda: case_job("imbalance", 4),
+    "multiple_np2": lambda: case_job("multiple", 2),
+    "kill_np2": lambda: case_dead("kill"),
+    "abort_np2": lambda: case_dead("abort"),
+    "idempotent": case_idempotent,
+    "clock_shift": case_clock_shift,
+    "bad_inputs": case_bad_inputs,
+}
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    for o in ("launcher", "merge", "summary", "bin", "work"):
+        ap.add_argument("--" + o, required=True)
+    ap.add_argument("case", choices=sorted(CASES))
+    A = ap.parse_args()
+    if not shutil.which("mpirun"):
+        print("mpirun not found: skipped (apt-get install openmpi-bin)")
+        return 77
+    os.makedirs(A.work, exist_ok=True)
+    CASES[A.case]()
+    for m in problems:
+        print("FAIL:", m)
+    print("merge.%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
