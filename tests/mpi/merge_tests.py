@@ -141,6 +141,13 @@ def check_merged(out, n, want_events=None):
         for g in rd["mpi_groups"]:
             mpi_members += [r << 32 | m._ref for m in g.members]
     eq(sum(len(v) for v in events.values()), total, "merged event count")
+    # OpenMP teams: the locations of the team Comm are this rank's, this one among them.
+    for loc, evs in events.items():
+        for e in evs:
+            if e[0] == "ThreadTeamBegin":
+                members = [getattr(m, "_ref", m) for m in e[3].thread_team.group.members]
+                eq(loc in members and all(m >> 32 == loc >> 32 for m in members), True,
+                   "location %d in its team %r" % (loc, members))
     if mpi_members:  # the ranks' archives carry the MPI locations group
         eq([[m._ref for m in g.members] for g in defs["mpi_groups"]], [mpi_members],
            "MPI COMM_LOCATIONS group")
