@@ -3,9 +3,11 @@
 
 1. Merge time: one 4-rank job of bench/mpi_bench.c (mpirun -np 4, the
    launcher with --no-merge) with a few million events, merged --reps times
-   with omptrace-merge; prints events, the median and range of the merge's
-   wall time, and the bytes of event files linked and copied (a copy only
-   where a hard link fails, e.g. across file systems).
+   with omptrace-merge, interleaved with a plain copy of the same event
+   files (what a merge that copies or rewrites events costs at least);
+   prints events, medians and ranges of both wall times, their ratio, and
+   the bytes of event files the merge linked and copied (a copy only where a
+   hard link fails, e.g. across file systems).
 2. Clock alignment: --jobs short 4-rank jobs; the ranks of this machine
    share one clock, so each measured offset (DIR/rank-R/clock-sync) is the
    alignment error itself. Prints median and max |offset| and the error
@@ -36,16 +38,33 @@ def job(a, out, iters):
         sys.exit("merge_bench: job failed: %s" % p.stderr.strip()[-300:])
 
 
+def copy_events(out, dst):
+    os.makedirs(dst)
+    for r in sorted(os.listdir(out)):
+        if r.startswith("rank-"):
+            for f in os.listdir(os.path.join(out, r, "traces")):
+                if f.endswith(".evt"):
+                    shutil.copyfile(os.path.join(out, r, "traces", f), os.path.join(dst, r + f))
+    with open(os.path.join(dst, "sync"), "w") as f:
+        os.fsync(f.fileno())
+    os.sync()
+
+
 def merge_times(a, out):
     tool = os.path.join(a.build, "recorder", "omptrace-merge")
-    secs, line = [], ""
-    for _ in range(a.reps):
+    secs, copies, line = [], [], ""
+    for i in range(a.reps):
         t0 = time.monotonic()
         p = subprocess.run([tool, out], capture_output=True, text=True)
         secs.append(time.monotonic() - t0)
         if p.returncode != 0:
             sys.exit("merge_bench: merge failed: " + p.stderr.strip())
         line = p.stdout.strip()
+        dst = os.path.join(os.path.dirname(out), "copy%d" % i)
+        t0 = time.monotonic()
+        copy_events(out, dst)
+        copies.append(time.monotonic() - t0)
+        shutil.rmtree(dst)
     g = subprocess.run(["otf2-print", "-G", os.path.join(out, "traces.otf2")],
                        capture_output=True, text=True).stdout
     events = sum(int(n) for n in re.findall(r"# Events: (\d+)", g))
@@ -53,6 +72,9 @@ def merge_times(a, out):
     print("merge: 4 ranks, %d events; wall s median %.3f (min %.3f, max %.3f) of %d; "
           "event files %s linked (%s bytes), %s copied (%s bytes)"
           % (events, statistics.median(secs), min(secs), max(secs), a.reps, *m.groups()))
+    print("copy of the event files: wall s median %.3f (min %.3f, max %.3f); merge/copy %.2f"
+          % (statistics.median(copies), min(copies), max(copies),
+             statistics.median(secs) / statistics.median(copies)))
 
 
 def clock_errors(a, tmp):
