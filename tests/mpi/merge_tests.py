@@ -171,19 +171,22 @@ def enclosing(evs, i, kind, step):
 
 
 def check_messages(events, defs):
-    """When the ranks record messages: every MpiSend has its MpiRecv (comm,
-    tag, bytes), in order per pair, and the send's Enter is not later than
-    the receive's Leave in the aligned time."""
+    """When the ranks record messages: every MpiSend/MpiIsend has its
+    MpiRecv/MpiIrecv (comm, tag, bytes), in order per pair, and the send
+    call's Enter is not later than the receiving call's Leave in the aligned
+    time."""
     sends, recvs = {}, {}
     for loc, evs in events.items():
         rank = loc >> 32
         for i, e in enumerate(evs):
-            if e[0] not in ("MpiSend", "MpiRecv"):
+            if e[0] not in ("MpiSend", "MpiIsend", "MpiRecv", "MpiIrecv"):
                 continue
             ev = e[3]
-            members = [m if isinstance(m, int) else getattr(m, "_ref", m)
+            # python3-otf2 resolves an MPI group's members to the locations
+            # of the MPI locations group: location id >> 32 is the world rank.
+            members = [m if isinstance(m, int) else m._ref >> 32
                        for m in ev.communicator.group.members]
-            if e[0] == "MpiSend":
+            if e[0] in ("MpiSend", "MpiIsend"):
                 key = (ev.communicator.name, rank, members[ev.receiver], ev.msg_tag)
                 sends.setdefault(key, []).append((ev.msg_length, enclosing(evs, i, "Enter", -1)))
             else:
