@@ -81,8 +81,13 @@ static bool job_only(const char *dir, char *err, size_t errlen) {
 static char *find_anchor(const char *path, char *err, size_t errlen) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    if (!log_only(path, false, err, errlen))
-      snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    int e = errno;
+    const char *base = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", base ? (int)(base - path) : 1, base ? path : ".");
+    bool anchor = strcmp(base ? base + 1 : path, "traces.otf2") == 0;
+    if (!log_only(path, false, err, errlen) && !(anchor && job_only(dir, err, errlen)))
+      snprintf(err, errlen, "%s: %s", path, strerror(e));
     return NULL;
   }
   if (!S_ISDIR(st.st_mode))

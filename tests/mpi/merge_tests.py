@@ -330,6 +330,8 @@ def case_bad_inputs():
     # The summary of a job directory not merged yet names the command.
     os.remove(os.path.join(out, "traces.otf2"))
     fails([A.summary, out], 1, "omptrace merge " + out, "summary before the merge")
+    fails([A.summary, os.path.join(out, "traces.otf2")], 1, "omptrace merge " + out,
+          "summary of the missing anchor before the merge")
     # --no-merge keeps only the rank archives.
     out2 = os.path.join(A.work, "merge_nomerge_np2")
     p = mpirun("mpi_pingpong", 2, out2, ["--no-merge"])
