@@ -47,7 +47,7 @@ static int compare(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static int *list_ranks(const char *dir, size_t *n) {
+static int *list_ranks(const char *dir, size_t *n, char **stale) {
   DIR *d = opendir(dir);
   if (!d)
     return NULL;
@@ -60,6 +60,8 @@ static int *list_ranks(const char *dir, size_t *n) {
     if (strncmp(e->d_name, "rank-", 5) != 0 || !e->d_name[5])
       continue;
     long r = strtol(e->d_name + 5, &end, 10);
+    if (*end == '.' && !*stale) /* rank-R.N: a later job's rank in this directory */
+      *stale = mg_strdup(e->d_name);
     if (*end || r < 0 || r > INT_MAX)
       continue;
     if (*n == cap) {
@@ -96,11 +98,16 @@ static int usable(const char *rdir, int rank, const char *self, int quiet) {
 
 int mg_find_ranks(mg_job *j, int expect, const char *self, int quiet) {
   size_t n = 0;
-  int *v = list_ranks(j->dir, &n);
+  char *stale = NULL;
+  int *v = list_ranks(j->dir, &n, &stale);
   if (!v) {
     mg_error("%s: %s", j->dir, strerror(errno));
     return -1;
   }
+  if (stale) /* the recorder never overwrites: a second job got rank-R.N */
+    mg_error("%s/%s: this directory holds ranks of more than one job; merging rank-R", j->dir,
+             stale);
+  free(stale);
   j->ranks = mg_xalloc((n ? n : 1) * sizeof *j->ranks);
   int want = 0; /* next rank number expected */
   for (size_t i = 0; i < n; i++) {

@@ -313,6 +313,20 @@ def case_bad_inputs():
     p = merge(out, "-q", "-n", "3")
     eq((p.returncode, p.stderr.strip()), (0, "omptrace-merge: rank 2: no directory %s/rank-2: "
                                           "left out" % out), "missing rank")
+    # A directory nobody may write (immutable: root writes anywhere else).
+    if shutil.which("chattr") and \
+            subprocess.run(["chattr", "+i", out], capture_output=True).returncode == 0:
+        try:
+            fails([A.merge, out], 1, "cannot write the merged archive there", "unwritable DIR")
+        finally:
+            subprocess.run(["chattr", "-i", out])
+    # A second job's rank beside this job's.
+    os.makedirs(os.path.join(out, "rank-1.1"))
+    p = merge(out, "-q")
+    eq((p.returncode, p.stderr.strip()), (0, "omptrace-merge: %s/rank-1.1: this directory holds "
+                                          "ranks of more than one job; merging rank-R" % out),
+       "second job's rank")
+    os.rmdir(os.path.join(out, "rank-1.1"))
     # A bad clock-sync line.
     cs = os.path.join(out, "rank-1", "clock-sync")
     good = open(cs).read()
