@@ -218,39 +218,65 @@ static void node_property(mg_job *j, const mg_rank *r, mg_def *d) {
   }
 }
 
+static void unify_one(mg_job *j, mg_rank *r, enum mg_kind k, mg_def d, uint64_t host, int *seen) {
+  if (k == K_STRING) {
+    mg_hash_put(r->map[k], &d.id, sizeof d.id, intern(j, d.text));
+    return;
+  }
+  uint64_t local_f1 = d.f[1];
+  for (int f = 0; f < MG_FIELDS; f++)
+    if (REFS[k][f])
+      d.f[f] = map(r, (enum mg_kind)(REFS[k][f] - 1), d.f[f]);
+  uint64_t m[256 + 1];
+  uint64_t *mem = d.n <= 256 ? m : mg_xalloc(d.n * sizeof *mem);
+  if (d.n)
+    memcpy(mem, d.members, d.n * sizeof *mem);
+  d.members = mem;
+  if (k == K_METRIC)
+    for (uint32_t x = 0; x < d.n; x++)
+      mem[x] = map(r, K_MEMBER, mem[x]);
+  if (k == K_GROUP)
+    map_members(r, &d);
+  if (k == K_NODEPROP)
+    node_property(j, r, &d);
+  else
+    mg_hash_put(r->map[k], &d.id, sizeof d.id, global_id(j, r, k, &d, local_f1, host, seen));
+  if (mem != m)
+    free(mem);
+}
+
+/* False while d refers to a definition of its own kind (a parent Comm,
+ * calling context or node) that is defined later and not translated yet. */
+static int ready(const mg_rank *r, enum mg_kind k, const mg_def *d, mg_hash *ids) {
+  for (int f = 0; f < MG_FIELDS; f++)
+    if (REFS[k][f] == REF(k) && mg_hash_get(ids, &d->f[f], sizeof d->f[f]) &&
+        !mg_hash_get(r->map[k], &d->f[f], sizeof d->f[f]))
+      return 0;
+  return 1;
+}
+
+/* One rank's definitions of kind k, parents before children; for groups
+ * the locations groups first (the team groups after them are shifted by
+ * them). A cycle of parents is translated as it stands. */
 static void unify_rank_kind(mg_job *j, mg_rank *r, enum mg_kind k, uint64_t host, int *seen) {
   mg_defs *defs = &r->defs[k];
-  /* Locations groups first: the team groups after them are shifted by them. */
-  for (int pass = 0; pass < (k == K_GROUP ? 2 : 1); pass++)
-    for (size_t i = 0; i < defs->n; i++) {
-      mg_def d = defs->v[i];
-      if (k == K_GROUP && joined(&d) != (pass == 0))
-        continue;
-      if (k == K_STRING) {
-        mg_hash_put(r->map[k], &d.id, sizeof d.id, intern(j, d.text));
-        continue;
+  mg_hash *ids = mg_hash_new();
+  for (size_t i = 0; i < defs->n; i++)
+    mg_hash_put(ids, &defs->v[i].id, sizeof defs->v[i].id, 1);
+  unsigned char *done = mg_xalloc(defs->n + 1);
+  for (int pass = 0; pass < 3; pass++)
+    for (int progress = 1; progress;) {
+      progress = 0;
+      for (size_t i = 0; i < defs->n; i++) {
+        if (done[i] || (pass == 0 && k == K_GROUP && !joined(&defs->v[i])) ||
+            (pass < 2 && !ready(r, k, &defs->v[i], ids)))
+          continue;
+        unify_one(j, r, k, defs->v[i], host, seen);
+        done[i] = 1, progress = pass < 2;
       }
-      uint64_t local_f1 = d.f[1];
-      for (int f = 0; f < MG_FIELDS; f++)
-        if (REFS[k][f])
-          d.f[f] = map(r, (enum mg_kind)(REFS[k][f] - 1), d.f[f]);
-      uint64_t m[256 + 1];
-      uint64_t *mem = d.n <= 256 ? m : mg_xalloc(d.n * sizeof *mem);
-      if (d.n)
-        memcpy(mem, d.members, d.n * sizeof *mem);
-      d.members = mem;
-      if (k == K_METRIC)
-        for (uint32_t x = 0; x < d.n; x++)
-          mem[x] = map(r, K_MEMBER, mem[x]);
-      if (k == K_GROUP)
-        map_members(r, &d);
-      if (k == K_NODEPROP)
-        node_property(j, r, &d);
-      else
-        mg_hash_put(r->map[k], &d.id, sizeof d.id, global_id(j, r, k, &d, local_f1, host, seen));
-      if (mem != m)
-        free(mem);
     }
+  free(done);
+  mg_hash_free(ids);
 }
 
 int mg_unify(mg_job *j) {

@@ -6,7 +6,7 @@ otf2-print and compared with the rank archives, event by event: the same
 events per location, at the times the ranks' clock offsets
 (DIR/rank-R/clock-sync) give. Counts are exact; nothing depends on timing.
 
-Usage: merge_tests.py --launcher L --merge M --summary S --bin DIR --work DIR CASE
+Usage: merge_tests.py --launcher L --merge M --summary S --rankgen G --bin DIR --work DIR CASE
 Exits 77 (skip) when mpirun is missing."""
 
 import argparse
@@ -96,7 +96,8 @@ def read(anchor):
         defs = {"groups": list(d.location_groups), "locations": list(d.locations),
                 "nodes": list(d.system_tree_nodes), "mpi_groups": [
                     g for g in d.groups if g.paradigm == Paradigm.MPI and
-                    g.group_type == GroupType.COMM_LOCATIONS], "clock": d.clock_properties}
+                    g.group_type == GroupType.COMM_LOCATIONS], "clock": d.clock_properties,
+                "comms": list(d.comms)}
         events = {l._ref: [] for l in d.locations}
         for loc, ev in r.events:
             fields = tuple(sorted((k, describe(v)) for k, v in vars(ev).items()
@@ -108,7 +109,8 @@ def read(anchor):
 def print_events(anchor):
     """Per location its events as (KIND, time, fields) from otf2-print (OTF2's
     own C reader, which applies mapping tables and clock offsets), the
-    definition ids (<n>) left out: they differ between rank and job."""
+    definition ids (<n>) and peers' locations left out: they differ between
+    rank and job."""
     p = subprocess.run(["otf2-print", anchor], capture_output=True, text=True)
     eq(p.returncode, 0, "otf2-print %s (%s)" % (anchor, p.stderr.strip()[-200:]))
     events, started = {}, False
@@ -117,8 +119,10 @@ def print_events(anchor):
             started = True
         elif started and line[:1].isupper():
             kind, loc, t, *rest = line.split(None, 3)
-            events.setdefault(int(loc), []).append(
-                (kind, int(t), re.sub(r" <\d+>", "", rest[0] if rest else "")))
+            fields = re.sub(r" <\d+>", "", rest[0] if rest else "")
+            # A peer rank's location, as otf2-print resolves it, only in the job's archive.
+            fields = re.sub(r' \((?:INVALID|"[^"]*")\)', "", fields)
+            events.setdefault(int(loc), []).append((kind, int(t), fields))
     return events
 
 
@@ -383,6 +387,30 @@ def case_bad_inputs():
     eq((p.returncode, os.path.exists(os.path.join(out2, "traces.otf2"))), (0, False), "--no-merge")
 
 
+def case_contract():
+    """Rank archives as the MPI wrappers write them (rankgen.c: MPI groups of
+    world ranks, Comms WORLD, SELF and a split per parity, messages; odd
+    ranks with other ids and a parent Comm defined after its child): one
+    Comm per name, the MPI locations group in rank order, every message
+    matched in the job's archive."""
+    out = os.path.join(A.work, "merge_contract_np4")
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([A.rankgen, out, "4"], check=True)
+    m = merge(out, "-q")
+    eq((m.returncode, m.stderr), (0, ""), "merge")
+    events = check_merged(out, 4)
+    defs = read(os.path.join(out, "traces.otf2"))[0]
+    eq(sorted((c.name, c.parent.name if c.parent else None) for c in defs["comms"]),
+       [("MPI_COMM_SELF", None), ("MPI_COMM_WORLD", None), ("MPI_Comm_split 0.1", "MPI_COMM_WORLD"),
+        ("MPI_Comm_split 1.1", "MPI_COMM_WORLD")], "Comms")
+    eq([[m._ref for m in g.members] for g in defs["mpi_groups"]],
+       [[0, 1 << 32 | 1, 2 << 32, 3 << 32 | 1]], "MPI locations group")
+    sends = sorted((loc >> 32, e[3].communicator.name, e[3].receiver, e[3].msg_length)
+                   for loc, evs in (events or {}).items() for e in evs if e[0] == "MpiSend")
+    eq(sends, [(0, "MPI_COMM_WORLD", 1, 8), (0, "MPI_Comm_split 0.1", 1, 16),
+               (1, "MPI_Comm_split 1.1", 1, 16), (2, "MPI_COMM_WORLD", 3, 8)], "sends")
+
+
 CASES = {
     "pingpong_np2": lambda: case_job("pingpong", 2),
     "pingpong_np4": lambda: case_job("pingpong", 4),
@@ -394,13 +422,14 @@ CASES = {
     "idempotent": case_idempotent,
     "clock_shift": case_clock_shift,
     "bad_inputs": case_bad_inputs,
+    "contract": case_contract,
 }
 
 
 def main():
     global A
     ap = argparse.ArgumentParser()
-    for o in ("launcher", "merge", "summary", "bin", "work"):
+    for o in ("launcher", "merge", "summary", "rankgen", "bin", "work"):
         ap.add_argument("--" + o, required=True)
     ap.add_argument("case", choices=sorted(CASES))
     A = ap.parse_args()
