@@ -112,7 +112,7 @@ static void defs(OTF2_GlobalDefWriter *d, int r, int n, const uint32_t comm[3]) 
   for (int i = 0; i < n; i++)
     world[i] = (uint64_t)i;
   for (int i = 0; i < csize; i++)
-    half[i] = (uint64_t)(r % 2 + 2 * i);
+    half[i] = (uint64_t)(r % 2) + 2 * (uint64_t)i;
   CK(OTF2_GlobalDefWriter_WriteGroup(d, 0, S_MPI, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                      OTF2_GROUP_FLAG_NONE, 1, init));
   CK(OTF2_GlobalDefWriter_WriteGroup(d, 1, S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
