@@ -62,12 +62,32 @@ static bool log_only(const char *path, bool is_dir, char *err, size_t errlen) {
   return true;
 }
 
+/* An MPI job's directory holds one archive per rank (DIR/rank-R) until
+ * they are merged: say how to get the job's archive. */
+static bool job_only(const char *dir, char *err, size_t errlen) {
+  char probe[PATH_MAX + 16];
+  struct stat st;
+  snprintf(probe, sizeof probe, "%s/rank-0", dir);
+  if (stat(probe, &st) != 0 || !S_ISDIR(st.st_mode))
+    return false;
+  snprintf(err, errlen,
+           "%s holds the rank archives of an MPI job: run `omptrace merge %s` for the job's "
+           "archive (or read one rank's, %s/rank-R)",
+           dir, dir, dir);
+  return true;
+}
+
 /* The anchor file itself, or a directory holding traces.otf2. */
 static char *find_anchor(const char *path, char *err, size_t errlen) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    if (!log_only(path, false, err, errlen))
-      snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    int e = errno;
+    const char *base = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", base ? (int)(base - path) : 1, base ? path : ".");
+    bool anchor = strcmp(base ? base + 1 : path, "traces.otf2") == 0;
+    if (!log_only(path, false, err, errlen) && !(anchor && job_only(dir, err, errlen)))
+      snprintf(err, errlen, "%s: %s", path, strerror(e));
     return NULL;
   }
   if (!S_ISDIR(st.st_mode))
@@ -78,7 +98,7 @@ static char *find_anchor(const char *path, char *err, size_t errlen) {
   if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
     return p;
   free(p);
-  if (!log_only(path, true, err, errlen))
+  if (!log_only(path, true, err, errlen) && !job_only(path, err, errlen))
     snprintf(err, errlen, "%s: no OTF2 archive here (expected %s/traces.otf2)", path, path);
   return NULL;
 }

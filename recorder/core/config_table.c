@@ -31,8 +31,10 @@ const char *const ot_event_group_names[] = {"parallel", "tasks",   "sync",      
                                             "cancel",   "control", NULL};
 
 /* OMPTRACE_LIBRARY: the launcher's library path (share/omptrace);
+ * OMPTRACE_MERGE(_WAIT): the launcher's merge of an MPI job (docs/mpi.md);
  * OMPTRACE_BUILD_DIR: bench/run.sh's build tree. */
-const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY", "OMPTRACE_BUILD_DIR", NULL};
+const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY", "OMPTRACE_MERGE",
+                                         "OMPTRACE_MERGE_WAIT", "OMPTRACE_BUILD_DIR", NULL};
 
 static const char *const clock_choices[] = {"monotonic", "tsc", NULL};
 static const char *const callstack_choices[] = {"user", "machine", NULL};

@@ -10,4 +10,5 @@ target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/worksharing.c
   ${CMAKE_CURRENT_LIST_DIR}/misc.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi.c
+  ${CMAKE_CURRENT_LIST_DIR}/mpi_dir.c
   ${CMAKE_CURRENT_LIST_DIR}/control.c)

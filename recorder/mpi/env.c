@@ -1,4 +1,5 @@
-/* Start, end and abort. */
+/* Start (with the first clock sync), end (the second) and abort. */
+#include "mpi/clock_sync.h"
 #include "mpi/wrap.h"
 
 #include <dlfcn.h>
@@ -30,6 +31,8 @@ int MPI_Init(int *argc, char ***argv) {
   ot_mpi_hook(OT_MPI_Init, 0, cp, 0);
   int rc = PMPI_Init(argc, argv);
   ot_mpi_comms_init();
+  if (rc == MPI_SUCCESS)
+    ot_clock_sync();
   ot_mpi_hook(OT_MPI_Init, 1, cp, world_rank());
   return rc;
 }
@@ -40,6 +43,8 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   ot_mpi_hook(OT_MPI_Init_thread, 0, cp, 0);
   int rc = PMPI_Init_thread(argc, argv, required, provided);
   ot_mpi_comms_init();
+  if (rc == MPI_SUCCESS)
+    ot_clock_sync();
   ot_mpi_hook(OT_MPI_Init_thread, 1, cp, world_rank());
   return rc;
 }
@@ -52,6 +57,13 @@ int MPI_Abort(MPI_Comm c, int code) {
   return PMPI_Abort(c, code);
 }
 
-// clang-format off
-OT_WRAP(Finalize, (void), ())
-// clang-format on
+/* The second clock sync point, while every rank can still communicate. */
+int MPI_Finalize(void) {
+  const void *cp = __builtin_return_address(0);
+  ot_mpi_hook(OT_MPI_Finalize, 0, cp, 0);
+  ot_clock_sync();
+  int rc = PMPI_Finalize();
+  ot_mpi_hook(OT_MPI_Finalize, 1, cp, 0);
+  return rc;
+}
+

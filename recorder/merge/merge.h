@@ -1,0 +1,130 @@
+/* omptrace-merge: the ranks' archives of an MPI job (DIR/rank-R/traces.otf2)
+ * as one archive DIR/traces.otf2 (docs/mpi.md, "One archive per job").
+ * Definitions are read into memory, unified, and written once; event files
+ * are linked unchanged, with mapping tables and clock offsets in each
+ * location's local definitions telling readers how to translate them. */
+#ifndef OMPTRACE_MERGE_H
+#define OMPTRACE_MERGE_H
+
+#include <otf2/otf2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ME "omptrace-merge"
+#define MG_TMP_NAME ".merge-traces" /* the archive's name until it is complete */
+
+/* Definition kinds, in the order they are unified and written (each refers
+ * only to kinds before it, or to its own kind for parents). */
+enum mg_kind {
+  K_STRING,
+  K_PARADIGM,
+  K_NODE,
+  K_NODEPROP,
+  K_LGROUP,
+  K_LOCATION,
+  K_REGION,
+  K_SCL,
+  K_CC,
+  K_IG,
+  K_MEMBER,
+  K_METRIC,
+  K_PARAM,
+  K_ATTR,
+  K_GROUP,
+  K_COMM,
+  MG_KINDS
+};
+#define MG_FIELDS 9
+
+/* One definition: its id, its fields in the order of the OTF2 record
+ * (references are local ids when read, global ids after unification),
+ * group or metric-class members, a string's text. */
+typedef struct mg_def {
+  uint64_t id;
+  uint64_t f[MG_FIELDS];
+  uint64_t *members;
+  uint32_t n;
+  char *text;
+} mg_def;
+
+typedef struct mg_defs {
+  mg_def *v;
+  size_t n, cap;
+} mg_defs;
+
+/* Byte-string keys -> 64-bit values (merge/hash.c). */
+typedef struct mg_hash mg_hash;
+mg_hash *mg_hash_new(void);
+void mg_hash_free(mg_hash *h);
+/* The value stored under key, or NULL. */
+uint64_t *mg_hash_get(mg_hash *h, const void *key, size_t len);
+/* Stores val under key unless present; returns the stored value. */
+uint64_t mg_hash_put(mg_hash *h, const void *key, size_t len, uint64_t val);
+
+/* One point of DIR/rank-R/clock-sync (docs/mpi.md, "Clocks"). */
+typedef struct mg_clock {
+  uint64_t time;  /* the rank's own clock, ns */
+  int64_t offset; /* rank 0's clock minus the own clock, ns */
+  uint64_t error; /* bound of |offset error|, ns (half the round trip) */
+} mg_clock;
+
+typedef struct mg_rank {
+  int rank;
+  char *dir; /* DIR/rank-R */
+  mg_defs defs[MG_KINDS];
+  mg_hash *map[MG_KINDS]; /* local id -> global id */
+  uint64_t resolution, start, length, realtime;
+  uint64_t evt_chunk, def_chunk;
+  uint64_t omp_shift; /* members of earlier ranks in the OpenMP locations group */
+  mg_clock *clock;
+  size_t nclock;
+} mg_rank;
+
+typedef struct mg_job {
+  const char *dir;
+  mg_rank *ranks;
+  size_t nranks;
+  mg_defs global[MG_KINDS];
+  mg_hash *unique[MG_KINDS]; /* content -> global id */
+  uint64_t resolution, start, length, realtime;
+  uint64_t linked, copied, link_bytes, copy_bytes;
+} mg_job;
+
+/* merge/defs.c: appends a zeroed definition. */
+mg_def *mg_defs_add(mg_defs *d);
+void mg_defs_free(mg_defs *d);
+/* merge/read.c: the rank's global definitions, clock properties and chunk
+ * sizes. 0, or -1 after one error line. */
+int mg_read_rank(mg_rank *r);
+/* merge/clock.c: DIR/rank-R/clock-sync (absent: no points). 0 or -1. */
+int mg_read_clock(mg_rank *r);
+/* A rank's local time t in rank 0's time, as OTF2's readers correct it. */
+uint64_t mg_clock_apply(const mg_rank *r, uint64_t t);
+/* The job's clock properties: one resolution (else -1 after one error
+ * line), the time range of every rank after correction. */
+int mg_job_clock(mg_job *j);
+/* merge/unify.c: the job's global definitions and every rank's map. */
+int mg_unify(mg_job *j);
+/* merge/write.c: the archive DIR/<MG_TMP_NAME>.* without event files. */
+int mg_write(mg_job *j);
+/* merge/files.c: links every location's event file into the new archive,
+ * then puts the archive in place (anchor last). */
+int mg_link_events(mg_job *j);
+int mg_install(mg_job *j);
+/* Removes path and everything below it (no error when absent). */
+int mg_remove_tree(const char *path);
+/* merge/ranks.c: the rank directories DIR/rank-R; a rank with a record log
+ * but no archive is recovered first; expect > 0: ranks 0..expect-1 should
+ * be there. 0, or -1 after one error line (no rank archive at all). */
+int mg_find_ranks(mg_job *j, int expect, const char *self, int quiet);
+
+/* Prints "omptrace-merge: <message>" (one line) to stderr. */
+void mg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* OTF2 reports its errors through mg_otf2_message (the last one, or e's
+ * description), not on stderr. */
+void mg_quiet_otf2(void);
+const char *mg_otf2_message(OTF2_ErrorCode e);
+void *mg_xalloc(size_t n);
+char *mg_strdup(const char *s);
+
+#endif

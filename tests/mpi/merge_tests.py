@@ -1,0 +1,455 @@
+#!/usr/bin/python3
+"""One archive per MPI job: `mpirun --oversubscribe -np N omptrace PROG`
+makes rank 0 merge DIR/rank-R/traces.otf2 into DIR/traces.otf2
+(omptrace-merge). The merged archive is read back with python3-otf2 and
+otf2-print and compared with the rank archives, event by event: the same
+events per location, at the times the ranks' clock offsets
+(DIR/rank-R/clock-sync) give. Counts are exact; nothing depends on timing.
+
+Usage: merge_tests.py --launcher L --merge M --summary S --rankgen G --bin DIR --work DIR CASE
+Exits 77 (skip) when mpirun is missing."""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+
+import otf2
+from otf2.enums import GroupType, LocationGroupType, Paradigm
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
+import otf2_print  # noqa: E402
+
+A = None
+problems = []
+
+
+def eq(got, want, what):
+    if got != want:
+        problems.append("%s: expected %r, got %r" % (what, want, got))
+
+
+def env():
+    e = dict(os.environ, OMP_NUM_THREADS="2", OMP_WAIT_POLICY="passive",
+             OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+             OMPI_MCA_rmaps_base_oversubscribe="1")
+    # Open MPI's components leak at exit (see mpi_tests.py).
+    e["ASAN_OPTIONS"] = "detect_leaks=0" + (":" + e["ASAN_OPTIONS"] if "ASAN_OPTIONS" in e else "")
+    return e
+
+
+def mpirun(prog, n, out, extra=()):
+    shutil.rmtree(out, ignore_errors=True)
+    e = env()
+    e["OMPTRACE_OUTPUT"] = out
+    cmd = ["mpirun", "--oversubscribe", "-np", str(n), A.launcher] + list(extra) + \
+        [os.path.join(A.bin, prog)]
+    return subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=240)
+
+
+def merge(d, *args):
+    return subprocess.run([A.merge] + list(args) + [d], env=env(), capture_output=True, text=True,
+                          timeout=120)
+
+
+def clock_points(d, bounds=False):
+    """A rank's clock-sync points: (own time, offset[, error bound])."""
+    pts = []
+    path = os.path.join(d, "clock-sync")
+    if os.path.exists(path):
+        for line in open(path):
+            if line.strip() and not line.startswith("#"):
+                t, o, e = (int(x) for x in line.split())
+                pts.append((t, o, e) if bounds else (t, o))
+    return pts
+
+
+def corrected(pts, t):
+    """t in rank 0's time: OTF2's reader interpolates between the points
+    and extrapolates from the first and last interval."""
+    if not pts:
+        return t
+    i = 0
+    while i + 2 < len(pts) and t > pts[i + 1][0]:
+        i += 1
+    slope = 0.0
+    if i + 1 < len(pts):
+        slope = (pts[i + 1][1] - pts[i][1]) / float(pts[i + 1][0] - pts[i][0])
+    return t + pts[i][1] + int(round(slope * float(t - pts[i][0])))
+
+
+def describe(v):
+    if isinstance(v, (int, float, str)) or v is None:
+        return repr(v)
+    return repr(getattr(v, "name", v))
+
+
+def read(anchor):
+    """Definitions and, per location id, its events as (kind, time, fields)."""
+    with otf2.reader.open(anchor) as r:
+        d = r.definitions
+        defs = {"groups": list(d.location_groups), "locations": list(d.locations),
+                "nodes": list(d.system_tree_nodes), "mpi_groups": [
+                    g for g in d.groups if g.paradigm == Paradigm.MPI and
+                    g.group_type == GroupType.COMM_LOCATIONS], "clock": d.clock_properties,
+                "comms": list(d.comms)}
+        events = {l._ref: [] for l in d.locations}
+        for loc, ev in r.events:
+            fields = tuple(sorted((k, describe(v)) for k, v in vars(ev).items()
+                                  if k not in ("time", "attributes")))
+            events[loc._ref].append((type(ev).__name__, ev.time, fields, ev))
+    return defs, events
+
+
+def print_events(anchor):
+    """Per location its events as (KIND, time, fields) from otf2-print (OTF2's
+    own C reader, which applies mapping tables and clock offsets), the
+    definition ids (<n>) and peers' locations left out: they differ between
+    rank and job."""
+    p = subprocess.run(["otf2-print", anchor], capture_output=True, text=True)
+    eq(p.returncode, 0, "otf2-print %s (%s)" % (anchor, p.stderr.strip()[-200:]))
+    events, started = {}, False
+    for line in p.stdout.splitlines():
+        if line.startswith("-----"):
+            started = True
+        elif started and line[:1].isupper():
+            kind, loc, t, *rest = line.split(None, 3)
+            fields = re.sub(r" <\d+>", "", rest[0] if rest else "")
+            # A peer rank's location, as otf2-print resolves it, only in the job's archive.
+            fields = re.sub(r' \((?:INVALID|"[^"]*")\)', "", fields)
+            events.setdefault(int(loc), []).append((kind, int(t), fields))
+    return events
+
+
+def print_mpi_members(anchor):
+    """Members of the MPI COMM_LOCATIONS group(s), from otf2-print -G (which,
+    unlike python3-otf2, reads a rank's groups of world ranks)."""
+    p = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True)
+    return [int(m) for line in p.stdout.splitlines() if line.startswith("GROUP") and
+            "Type: COMM_LOCATIONS, Paradigm: MPI" in line
+            for m in re.findall(r"<(\d+)>", line.split("Members:", 1)[-1])]
+
+
+def check_merged(out, n, want_events=None):
+    """The job's archive against its n rank archives."""
+    anchor = os.path.join(out, "traces.otf2")
+    eq(os.path.exists(anchor), True, "merged archive " + anchor)
+    if not os.path.exists(anchor):
+        return None
+    defs, events = read(anchor)
+    eq(sorted(g.name for g in defs["groups"]), sorted("rank %d" % r for r in range(n)),
+       "location groups")
+    host = socket.gethostname()
+    for g in defs["groups"]:
+        eq(g.location_group_type, LocationGroupType.PROCESS, g.name + " type")
+        eq((g.system_tree_parent.name, g.system_tree_parent.class_name), (host, "node"),
+           g.name + " node")
+        eq(g.system_tree_parent.parent is not None and g.system_tree_parent.parent.parent is None,
+           True, g.name + " node under the root")
+    printed = print_events(anchor)
+    total, mpi_members = 0, []
+    for r in range(n):
+        ranchor = os.path.join(out, "rank-%d" % r, "traces.otf2")
+        rev = print_events(ranchor)
+        pts = clock_points(os.path.join(out, "rank-%d" % r))
+        for loc, evs in rev.items():
+            gid = r << 32 | loc
+            got = events.get(gid)
+            eq(got is not None, True, "rank %d location %d as %d" % (r, loc, gid))
+            if got is None:
+                continue
+            eq(len(got), len(evs), "rank %d location %d event count" % (r, loc))
+            want = [(k, corrected(pts, t), f) for k, t, f in evs]
+            eq(printed.get(gid) == want, True, "rank %d location %d events (otf2-print)" % (r, loc))
+            eq([e[1] for e in got], [t for _, t, _ in want],
+               "rank %d location %d times (python3-otf2)" % (r, loc))
+            eq(all(a[1] <= b[1] for a, b in zip(got, got[1:])), True,
+               "rank %d location %d monotonic" % (r, loc))
+            eq(next(l for l in defs["locations"] if l._ref == gid).group.name, "rank %d" % r,
+               "location %d group" % gid)
+            total += len(evs)
+        mpi_members += [r << 32 | m for m in print_mpi_members(ranchor)]
+    eq(sum(len(v) for v in events.values()), total, "merged event count")
+    # OpenMP teams: the locations of the team Comm are this rank's, this one among them.
+    for loc, evs in events.items():
+        for e in evs:
+            if e[0] == "ThreadTeamBegin":
+                members = [getattr(m, "_ref", m) for m in e[3].thread_team.group.members]
+                eq(loc in members and all(m >> 32 == loc >> 32 for m in members), True,
+                   "location %d in its team %r" % (loc, members))
+    if mpi_members:  # the ranks' archives carry the MPI locations group
+        eq([[m._ref for m in g.members] for g in defs["mpi_groups"]], [mpi_members],
+           "MPI COMM_LOCATIONS group")
+        eq(len(mpi_members), n, "MPI COMM_LOCATIONS members")
+    counts, _ = otf2_print.otf2_print_counts(anchor)
+    eq(sum(counts[("ENTER", l)] for l in events),
+       sum(1 for v in events.values() for e in v if e[0] == "Enter"), "otf2-print Enters")
+    check_messages(events, defs)
+    if want_events is not None:
+        eq(total, want_events, "events")
+    return events
+
+
+def enclosing(evs, i, kind, step):
+    """Time of the nearest kind event from evs[i] in direction step."""
+    while 0 <= i < len(evs):
+        if evs[i][0] == kind:
+            return evs[i][1]
+        i += step
+    return None
+
+
+def check_messages(events, defs):
+    """When the ranks record messages: every MpiSend/MpiIsend has its
+    MpiRecv/MpiIrecv (comm, tag, bytes), in order per pair, and the send
+    call's Enter is not later than the receiving call's Leave in the aligned
+    time."""
+    sends, recvs = {}, {}
+    for loc, evs in events.items():
+        rank = loc >> 32
+        for i, e in enumerate(evs):
+            if e[0] not in ("MpiSend", "MpiIsend", "MpiRecv", "MpiIrecv"):
+                continue
+            ev = e[3]
+            # python3-otf2 resolves an MPI group's members to the locations
+            # of the MPI locations group: location id >> 32 is the world rank.
+            members = [m if isinstance(m, int) else m._ref >> 32
+                       for m in ev.communicator.group.members]
+            if e[0] in ("MpiSend", "MpiIsend"):
+                key = (ev.communicator.name, rank, members[ev.receiver], ev.msg_tag)
+                sends.setdefault(key, []).append((ev.msg_length, enclosing(evs, i, "Enter", -1)))
+            else:
+                key = (ev.communicator.name, members[ev.sender], rank, ev.msg_tag)
+                recvs.setdefault(key, []).append((ev.msg_length, enclosing(evs, i, "Leave", 1)))
+    eq(sorted((k, len(v)) for k, v in sends.items()), sorted((k, len(v)) for k, v in recvs.items()),
+       "messages per (comm, from, to, tag)")
+    for key, ss in sends.items():
+        for (sb, st), (rb, rt) in zip(ss, recvs.get(key, [])):
+            eq(sb, rb, "bytes of %r" % (key,))
+            eq(st is not None and rt is not None and st <= rt, True, "send before receive %r" % (key,))
+
+
+def summary_ranks(out, n):
+    p = subprocess.run([A.summary, "--format", "json", out], capture_output=True, text=True)
+    eq(p.returncode, 0, "omptrace-summary (stderr: %s)" % p.stderr[-300:])
+    if p.returncode == 0:
+        ranks = json.loads(p.stdout).get("mpi", {}).get("ranks", [])
+        eq([(x["rank"], x["threads"]) for x in ranks], [(r, 2) for r in range(n)],
+           "summary per-rank table")
+
+
+def case_job(prog, n):
+    out = os.path.join(A.work, "merge_%s_np%d" % (prog, n))
+    p = mpirun("mpi_" + prog, n, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    eq(sum("omptrace-merge: wrote " in line for line in p.stderr.splitlines()), 1,
+       "one merge line")
+    if prog == "multiple" and "no MPI_THREAD_MULTIPLE" in p.stdout:
+        print("the MPI library does not provide MPI_THREAD_MULTIPLE: skipped")
+        sys.exit(77)
+    for r in range(n):
+        pts = clock_points(os.path.join(out, "rank-%d" % r), bounds=True)
+        eq(len(pts), 2, "rank %d clock points" % r)
+        # The ranks share this machine's clock: the true offset is 0, which
+        # the measurement's bound must hold whatever the load.
+        eq([abs(o) <= e for _, o, e in pts], [True] * len(pts), "rank %d |offset| <= bound" % r)
+    check_merged(out, n)
+    summary_ranks(out, n)
+    return out
+
+
+def case_dead(prog):
+    """Rank 1 dies (kill) or aborts: mpirun fails, rank 0 merges nothing;
+    `omptrace merge` recovers what only left a log and merges both."""
+    out = os.path.join(A.work, "merge_%s_np2" % prog)
+    p = mpirun("mpi_" + prog, 2, out)
+    eq(p.returncode != 0, True, "mpirun reports the failed job")
+    m = subprocess.run([A.launcher, "merge", out], env=env(), capture_output=True, text=True)
+    eq(m.returncode, 0, "omptrace merge (stderr: %s)" % m.stderr)
+    for r in range(2):
+        eq(os.path.exists(os.path.join(out, "rank-%d" % r, "traces.otf2")), True,
+           "rank %d archive" % r)
+        eq(len(clock_points(os.path.join(out, "rank-%d" % r))) >= 1, True,
+           "rank %d MPI_Init clock point" % r)
+    check_merged(out, 2)
+
+
+def case_idempotent():
+    out = case_job("pingpong", 2)
+    files = {}
+    for rnd in range(2):
+        m = merge(out, "-q")
+        eq((m.returncode, m.stdout, m.stderr), (0, "", ""), "quiet merge %d" % rnd)
+        snap = {}
+        for root, _, names in os.walk(out):
+            for f in names:
+                p = os.path.join(root, f)
+                if "/rank-" not in p and f != "traces.otf2":
+                    snap[os.path.relpath(p, out)] = open(p, "rb").read()
+        files[rnd] = snap
+    eq(files[0] == files[1], True, "a second merge writes the same files")
+    eq(sorted(n for n in os.listdir(out) if n.startswith(".")), [], "no temporary files left")
+    st = os.stat(os.path.join(out, "traces", "%d.evt" % (1 << 32)))
+    eq(st.st_nlink, 2, "event file linked, not copied")
+
+
+def case_clock_shift():
+    """Hand-written clock-sync: rank 1's clock 5 ms ahead (offset -5 ms at
+    both points) moves all its events by exactly -5 ms; offsets growing
+    from 0 to 1 ms between two events interpolate linearly in between and
+    extrapolate outside."""
+    out = case_job("pingpong", 2)
+    measured = {}
+    for r in range(2):
+        cs = os.path.join(out, "rank-%d" % r, "clock-sync")
+        measured[cs] = open(cs).read()
+        os.remove(cs)
+    base = print_events(os.path.join(out, "rank-1", "traces.otf2"))[0]
+    a, b = base[2][1], base[-3][1]
+    for lines, fn in ((["%d -5000000 10" % a, "%d -5000000 10" % b], lambda t: t - 5000000),
+                      (["%d 0 10" % a, "%d 1000000 10" % b],
+                       lambda t: t + int(round(1000000 * float(t - a) / float(b - a))))):
+        with open(os.path.join(out, "rank-1", "clock-sync"), "w") as f:
+            f.write("# own offset error\n" + "\n".join(lines) + "\n")
+        eq(merge(out, "-q").returncode, 0, "merge with clock offsets")
+        defs, events = read(os.path.join(out, "traces.otf2"))
+        eq([e[1] for e in events[1 << 32]], [fn(e[1]) for e in base], "rank 1 shifted")
+        eq([e[1] for e in events[0]],
+           [e[1] for e in print_events(os.path.join(out, "rank-0", "traces.otf2"))[0]],
+           "rank 0 kept")
+        first = min(fn(e[1]) for e in base)
+        eq(defs["clock"].global_offset <= first, True, "global offset covers rank 1")
+    # The measured offsets again: messages (when recorded) go forward in time.
+    for cs, text in measured.items():
+        open(cs, "w").write(text)
+    eq(merge(out, "-q").returncode, 0, "merge with the measured offsets")
+    check_merged(out, 2)
+
+
+def fails(args, status, text, what):
+    p = subprocess.run(args, env=env(), capture_output=True, text=True)
+    lines = p.stderr.strip().splitlines()
+    eq((p.returncode, len(lines)), (status, 1), what + " (stderr: %s)" % p.stderr)
+    eq(bool(lines) and text in lines[0], True, what + ": message %r" % lines)
+
+
+def case_bad_inputs():
+    out = case_job("pingpong", 2)
+    empty = os.path.join(A.work, "merge_empty")
+    shutil.rmtree(empty, ignore_errors=True)
+    os.makedirs(empty)
+    fails([A.merge, empty], 1, "no rank archives", "no rank archives")
+    fails([A.merge, os.path.join(empty, "missing")], 1, "No such file", "missing directory")
+    fails([A.merge, "--bogus", out], 2, "unknown option", "bad option")
+    fails([A.merge, "-n", "x", out], 2, "--ranks takes", "bad rank count")
+    fails([A.merge], 2, "needs one job directory", "no directory")
+    blocker = os.path.join(A.work, "merge_file")
+    open(blocker, "w").close()
+    fails([A.merge, blocker], 1, "not a directory", "not a directory")
+    # A missing rank: one line each, the others merged.
+    p = merge(out, "-q", "-n", "3")
+    eq((p.returncode, p.stderr.strip()), (0, "omptrace-merge: rank 2: no directory %s/rank-2: "
+                                          "left out" % out), "missing rank")
+    # A directory nobody may write (immutable: root writes anywhere else).
+    if shutil.which("chattr") and \
+            subprocess.run(["chattr", "+i", out], capture_output=True).returncode == 0:
+        try:
+            fails([A.merge, out], 1, "cannot write the merged archive there", "unwritable DIR")
+        finally:
+            subprocess.run(["chattr", "-i", out])
+    # A second job's rank beside this job's.
+    os.makedirs(os.path.join(out, "rank-1.1"))
+    p = merge(out, "-q")
+    eq((p.returncode, p.stderr.strip()), (0, "omptrace-merge: %s/rank-1.1: this directory holds "
+                                          "ranks of more than one job; merging rank-R" % out),
+       "second job's rank")
+    os.rmdir(os.path.join(out, "rank-1.1"))
+    # A bad clock-sync line.
+    cs = os.path.join(out, "rank-1", "clock-sync")
+    good = open(cs).read()
+    with open(cs, "a") as f:
+        f.write("12 x\n")
+    fails([A.merge, out], 1, "expected '<time> <offset> <error>'", "bad clock-sync")
+    open(cs, "w").write(good)
+    # A corrupt rank archive.
+    d = os.path.join(out, "rank-1", "traces.def")
+    keep = open(d, "rb").read()
+    open(d, "wb").write(keep[:len(keep) // 2])
+    fails([A.merge, out], 1, "corrupt archive", "corrupt rank archive")
+    open(d, "wb").write(keep)
+    eq(merge(out, "-q").returncode, 0, "merge after repair")
+    # The summary of a job directory not merged yet names the command.
+    os.remove(os.path.join(out, "traces.otf2"))
+    fails([A.summary, out], 1, "omptrace merge " + out, "summary before the merge")
+    fails([A.summary, os.path.join(out, "traces.otf2")], 1, "omptrace merge " + out,
+          "summary of the missing anchor before the merge")
+    # --no-merge keeps only the rank archives.
+    out2 = os.path.join(A.work, "merge_nomerge_np2")
+    p = mpirun("mpi_pingpong", 2, out2, ["--no-merge"])
+    eq((p.returncode, os.path.exists(os.path.join(out2, "traces.otf2"))), (0, False), "--no-merge")
+
+
+def case_contract():
+    """Rank archives as the MPI wrappers write them (rankgen.c: MPI groups of
+    world ranks, Comms WORLD, SELF and a split per parity, messages; odd
+    ranks with other ids and a parent Comm defined after its child): one
+    Comm per name, the MPI locations group in rank order, every message
+    matched in the job's archive."""
+    out = os.path.join(A.work, "merge_contract_np4")
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([A.rankgen, out, "4"], check=True)
+    m = merge(out, "-q")
+    eq((m.returncode, m.stderr), (0, ""), "merge")
+    events = check_merged(out, 4)
+    defs = read(os.path.join(out, "traces.otf2"))[0]
+    eq(sorted((c.name, c.parent.name if c.parent else None) for c in defs["comms"]),
+       [("MPI_COMM_SELF", None), ("MPI_COMM_WORLD", None), ("MPI_Comm_split 0.1", "MPI_COMM_WORLD"),
+        ("MPI_Comm_split 1.1", "MPI_COMM_WORLD")], "Comms")
+    eq([[m._ref for m in g.members] for g in defs["mpi_groups"]],
+       [[0, 1 << 32 | 1, 2 << 32, 3 << 32 | 1]], "MPI locations group")
+    sends = sorted((loc >> 32, e[3].communicator.name, e[3].receiver, e[3].msg_length)
+                   for loc, evs in (events or {}).items() for e in evs if e[0] == "MpiSend")
+    eq(sends, [(0, "MPI_COMM_WORLD", 1, 8), (0, "MPI_Comm_split 0.1", 1, 16),
+               (1, "MPI_Comm_split 1.1", 1, 16), (2, "MPI_COMM_WORLD", 3, 8)], "sends")
+
+
+CASES = {
+    "pingpong_np2": lambda: case_job("pingpong", 2),
+    "pingpong_np4": lambda: case_job("pingpong", 4),
+    "split_np4": lambda: case_job("split", 4),
+    "imbalance_np4": lambda: case_job("imbalance", 4),
+    "multiple_np2": lambda: case_job("multiple", 2),
+    "kill_np2": lambda: case_dead("kill"),
+    "abort_np2": lambda: case_dead("abort"),
+    "idempotent": case_idempotent,
+    "clock_shift": case_clock_shift,
+    "bad_inputs": case_bad_inputs,
+    "contract": case_contract,
+}
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    for o in ("launcher", "merge", "summary", "rankgen", "bin", "work"):
+        ap.add_argument("--" + o, required=True)
+    ap.add_argument("case", choices=sorted(CASES))
+    A = ap.parse_args()
+    if not shutil.which("mpirun"):
+        print("mpirun not found: skipped (apt-get install openmpi-bin)")
+        return 77
+    os.makedirs(A.work, exist_ok=True)
+    CASES[A.case]()
+    for m in problems:
+        print("FAIL:", m)
+    print("merge.%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
