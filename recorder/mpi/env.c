@@ -66,4 +66,3 @@ int MPI_Finalize(void) {
   ot_mpi_hook(OT_MPI_Finalize, 1, cp, 0);
   return rc;
 }
-
