@@ -4,6 +4,7 @@
 #include "events/emit.h"
 #include "events/filter.h"
 #include "events/handlers.h"
+#include "events/throttle_scope.h"
 
 /* libomp calls a sync region's begin and its wait's begin back to back,
  * and the wait's end and the region's end likewise (about 10 ns apart,
@@ -34,7 +35,7 @@ static int sync_filtered(unsigned begin_type, unsigned kind, ompt_scope_endpoint
 /* Appends the record(s) of one sync callback. */
 static inline void sync_record(ot_thread *t, unsigned begin_type, unsigned k,
                                ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                               const void *codeptr_ra) {
+                               const void *codeptr_ra, uint32_t a) {
   uint64_t pid = ot_parallel_of(parallel_data);
   if (endpoint == ompt_scope_beginend) {
     ot_emit(t, begin_type, k, 0, (uint64_t)codeptr_ra, pid);
@@ -47,18 +48,33 @@ static inline void sync_record(ot_thread *t, unsigned begin_type, unsigned k,
   uint64_t ts = second ? paired_ts(t, type, k) : 0;
   if (!ts)
     ts = ot_clock_now();
-  ot_emit_at(t, ts, type, k, 0, (uint64_t)codeptr_ra, pid);
+  ot_emit_at(t, ts, type, k, a, (uint64_t)codeptr_ra, pid);
   if (!second)
     remember_ts(t, type == OT_SYNC_BEGIN ? OT_SYNC_WAIT_BEGIN : OT_SYNC_END, k, ts);
 }
 
-/* With a filter file: out of line, so the recording path saves no
- * registers for it. */
-static __attribute__((noinline)) void
-sync_event_filtered(ot_thread *t, unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpoint,
-                    ompt_data_t *parallel_data, const void *codeptr_ra) {
-  if (!sync_filtered(begin_type, k, endpoint, codeptr_ra))
-    sync_record(t, begin_type, k, endpoint, parallel_data, codeptr_ra);
+static int implicit_barrier(unsigned kind) {
+  return kind == ompt_sync_region_barrier || kind == ompt_sync_region_barrier_implicit ||
+         kind == ompt_sync_region_barrier_implicit_workshare ||
+         kind == ompt_sync_region_barrier_implicit_parallel;
+}
+
+/* With a filter file or throttling: out of line, so the recording path
+ * saves no registers for it. An implicit barrier without code address
+ * right after a throttled work-sharing construct gets the construct's. */
+static __attribute__((noinline)) void sync_event_slow(ot_thread *t, unsigned begin_type, unsigned k,
+                                                      ompt_scope_endpoint_t endpoint,
+                                                      ompt_data_t *parallel_data,
+                                                      const void *codeptr_ra) {
+  if (ot_filter_on && sync_filtered(begin_type, k, endpoint, codeptr_ra))
+    return;
+  uint32_t a = 0;
+  if (t->throttle && !codeptr_ra && begin_type == OT_SYNC_BEGIN && endpoint == ompt_scope_begin &&
+      implicit_barrier(k)) {
+    codeptr_ra = (const void *)ot_thr_barrier_cp(t);
+    a = codeptr_ra ? OT_SYNC_AFTER_THROTTLED : 0;
+  }
+  sync_record(t, begin_type, k, endpoint, parallel_data, codeptr_ra, a);
 }
 
 static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
@@ -67,10 +83,10 @@ static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
   ot_thread *t = ot_enter();
   if (!t)
     return;
-  if (__builtin_expect(ot_filter_on, 0))
-    sync_event_filtered(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
+  if (__builtin_expect(ot_filter_on || t->throttle, 0))
+    sync_event_slow(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
   else
-    sync_record(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
+    sync_record(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra, 0);
 }
 
 void on_ompt_callback_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,

@@ -64,6 +64,10 @@ static enum ot_construct construct_of(unsigned kind) {
   case OT_THR_MUTEX:
     ot_mutex_constructs(kind >> 4, &c, &wait, &sblock);
     return c;
+  case OT_THR_WORK:
+    return ot_work_construct(kind >> 4);
+  case OT_THR_MASKED:
+    return OC_MASKED;
   default:
     return OC_FLUSH;
   }

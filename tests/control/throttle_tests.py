@@ -42,10 +42,23 @@ CASES = {
     # one thread: the runtime runs each task at once (undeferred)
     "serial": ("serial", "100,1ms", "task", 100, 1000),
     # critical: T = 100 ms, far above a contended tiny section; the masked
-    # region inside stays recorded (masked is never throttled).
+    # regions inside the last 500 are recorded until their own throttling
+    # (SCOPED below).
     "critical": ("critical", "100,100ms", "critical", 100, 1000),
     # lock: each thread its own lock, no contention.
     "lock": ("lock", "100,1ms", "omp_set_lock", 100, 1000),
+}
+
+# Work sharing and masked (mode = construct = marker), N=100, T=10ms:
+# recorded and run per thread; the critical section held by every 20th
+# instance (50 per thread that runs the construct's body) is never
+# throttled and nests in whatever is recorded around it: per thread, or
+# summed when the runtime picks the thread (sections, single).
+SCOPED = {
+    "loop": ([100, 100], [1000, 1000], [50, 50]),
+    "sections": ([100, 100], [1000, 1000], 100),
+    "single": ([100, 100], [1000, 1000], 50),
+    "masked": ([100, 0], [1000, 0], [50, 0]),
 }
 
 
@@ -131,14 +144,43 @@ def check_counts(anchor, construct, recorded, ran, complete=True):
         kind = "ThreadAcquireLock"
         expect("%s per thread" % kind, t.per_loc(lambda l: t.kind_count(kind, l)),
                [recorded] * 2)
+    allowed = [name]
     if construct == "critical":  # what a throttled critical holds is recorded
         inner = archive.markers(os.path.join(A.src, "throttle.c"))["inner"]
+        masked = "masked @ throttle.c:%d" % inner
+        allowed.append(masked)
         expect("masked regions inside per thread",
-               t.per_loc(lambda l: t.enter_count("masked", inner, l)), [ran, 0])
-    unexpected = [k for k in counts if k[0] != name]
+               t.per_loc(lambda l: t.enter_count("masked", inner, l)), [recorded, 0])
+        expect("throttled masked regions inside per thread",
+               [counts.get((masked, l), 0) for l in t.locs], [ran // 2 - recorded, 0])
+    unexpected = [k for k in counts if k[0] not in allowed]
     if unexpected:
         fail("throttled constructs other than %s: %r" % (name, unexpected))
     return t
+
+
+def check_scoped(construct):
+    """A throttled work-sharing or masked construct: recorded + throttled =
+    run per thread; what it holds is all recorded; its implicit barrier too."""
+    recorded, ran, inner = SCOPED[construct]
+    anchor, _out, _err = run(construct, "100,10ms")
+    t = load(anchor)
+    marks = archive.markers(os.path.join(A.src, "throttle.c"))
+    line = marks[construct]
+    name = "%s @ throttle.c:%d" % (construct, line)
+    counts = throttled(t)
+    expect("recorded %s per thread" % construct,
+           t.per_loc(lambda l: t.enter_count(construct, line, l)), recorded)
+    expect("throttled %s per thread" % construct, [counts.get((name, l), 0) for l in t.locs],
+           [r - k for r, k in zip(ran, recorded)])
+    crit = t.per_loc(lambda l: t.enter_count("critical", marks["wsinner"], l))
+    expect("critical sections inside", crit if isinstance(inner, list) else sum(crit), inner)
+    if construct != "masked":
+        expect("implicit barriers per thread",
+               t.per_loc(lambda l: t.enter_count("implicit barrier", line, l)), ran)
+    unexpected = [k for k in counts if k[0] != name]
+    if unexpected:
+        fail("throttled constructs other than %s: %r" % (name, unexpected))
 
 
 def t_bad(value, why):
@@ -191,6 +233,8 @@ def main():
         if construct == "task":
             want = [str(ran), str(ran) if mode != "serial" else "0"]
             expect("program output", out.split(), ["tasks"] + want)
+    elif c in SCOPED:
+        check_scoped(c)
     elif c == "launcher":
         check_counts(run("tasks", "100,1ms", launcher=True)[0], "task", 100, 1000)
     elif c == "recover":  # killed after omp_control_tool_flush: the log holds the counts
