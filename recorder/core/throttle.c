@@ -10,6 +10,7 @@
 #include <time.h>
 
 uint64_t ot_throttle_n, ot_throttle_ticks;
+__thread ot_thread *ot_thr_hidden __attribute__((tls_model("initial-exec")));
 
 /* TSC ticks per ns over 2 ms: T only needs to be roughly right. */
 static double ticks_per_ns(void) {

@@ -14,7 +14,14 @@
 #include <stdint.h>
 
 /* Construct classes, the kind of an OT_THROTTLED record. */
-enum { OT_THR_TASK = 1, OT_THR_FLUSH = 2, OT_THR_MUTEX = 3, OT_THR_WORK = 4, OT_THR_MASKED = 5 };
+enum {
+  OT_THR_TASK = 1,
+  OT_THR_FLUSH = 2,
+  OT_THR_MUTEX = 3,
+  OT_THR_WORK = 4,
+  OT_THR_MASKED = 5,
+  OT_THR_PARALLEL = 6
+};
 /* Kind byte of an OT_THROTTLED record: the class, and for a mutex its
  * ompt_mutex_t (for work sharing its ompt_work_t) in the upper four bits. */
 #define OT_THR_KIND(cls, sub) ((unsigned)(cls) | ((unsigned)(sub) << 4))
@@ -79,7 +86,15 @@ typedef struct ot_thr_table {
   /* The last throttled work-sharing end: its address and the thread's
    * record count then (an implicit barrier right after it is its own). */
   uint64_t after_cp, after_rec;
+  /* Parallel regions this thread began (their master), and the depth of
+   * implicit tasks of a throttled region it is in (ot_thr_hidden). */
+  ot_thr_open par[OT_THR_DEPTH];
+  uint32_t npar, skip;
 } ot_thr_table;
+
+/* The thread while it runs in a throttled parallel region: its ot_self is
+ * NULL then, so every handler skips it at no cost (events/throttle_par.h). */
+extern __thread ot_thread *ot_thr_hidden __attribute__((tls_model("initial-exec")));
 
 /* 0 when throttling is off; else N and T in clock ticks. */
 extern uint64_t ot_throttle_n, ot_throttle_ticks;

@@ -38,14 +38,9 @@ static inline int ot_thr_scope_begin(ot_thread *t, unsigned cls, unsigned kind, 
   return o->throttled;
 }
 
-/* The matching end at `now`: 1 when its begin was throttled (counted). */
-static inline int ot_thr_scope_end(ot_thread *t, uint64_t now) {
-  ot_thr_table *tab = ot_thr_scopes(t);
-  if (tab->depth == 0)
-    return 0; /* its begin fell in a pause */
-  if (--tab->depth >= OT_THR_DEPTH)
-    return 0;
-  const ot_thr_open *o = &tab->open[tab->depth];
+/* An instance of o's construct ended at `now`: its duration to the
+ * window (recorded) or to the count (throttled, returns 1). */
+static inline int ot_thr_close(ot_thread *t, const ot_thr_open *o, uint64_t now) {
   uint64_t d = now > o->t0 ? now - o->t0 : 0;
   if (!o->e)
     return 0;
@@ -55,11 +50,24 @@ static inline int ot_thr_scope_end(ot_thread *t, uint64_t now) {
   }
   o->e->count++;
   o->e->ticks += d;
+  ot_thr_counted(t, o->e, now);
+  return 1;
+}
+
+/* The matching end at `now`: 1 when its begin was throttled (counted). */
+static inline int ot_thr_scope_end(ot_thread *t, uint64_t now) {
+  ot_thr_table *tab = ot_thr_scopes(t);
+  if (tab->depth == 0)
+    return 0; /* its begin fell in a pause */
+  if (--tab->depth >= OT_THR_DEPTH)
+    return 0;
+  const ot_thr_open *o = &tab->open[tab->depth];
+  if (!ot_thr_close(t, o, now))
+    return 0;
   if ((atomic_load_explicit(&o->e->key, memory_order_relaxed) >> 56) == OT_THR_WORK) {
     tab->after_cp = o->e->cp;
     tab->after_rec = t->records;
   }
-  ot_thr_counted(t, o->e, now);
   return 1;
 }
 

@@ -68,6 +68,8 @@ static enum ot_construct construct_of(unsigned kind) {
     return ot_work_construct(kind >> 4);
   case OT_THR_MASKED:
     return OC_MASKED;
+  case OT_THR_PARALLEL:
+    return OC_PARALLEL;
   default:
     return OC_FLUSH;
   }

@@ -3,8 +3,9 @@
 case checks with python3-otf2 and otf2-print the exact task and flush
 instances recorded per creating thread, the counts of the rest in the
 "omptrace::throttled" property (recorded + throttled = what the program
-ran), a balanced timeline (invariants.check_generic), recovery after a
-kill, bad values, and the summary's report in every format.
+ran; work-sharing, masked and parallel constructs too), a balanced
+timeline (invariants.check_generic), recovery after a kill, bad values,
+and the summary's report in every format.
 
 usage: throttle_tests.py --lib L --prog P --src DIR --recover R --summary S
                          --launcher SH --schema JSON --work DIR CASE"""
@@ -183,6 +184,32 @@ def check_scoped(construct):
         fail("throttled constructs other than %s: %r" % (name, unexpected))
 
 
+def check_parallel():
+    """A throttled parallel region: the whole team records it or none of
+    it; its count and time go to the master (thread 0)."""
+    anchor, _out, _err = run("parallel", "100,10ms")
+    t = load(anchor)
+    marks = archive.markers(os.path.join(A.src, "throttle.c"))
+    line = marks["parallel"]
+    name = "parallel @ throttle.c:%d" % line
+    counts = throttled(t)
+    expect("recorded parallel regions per thread",
+           t.per_loc(lambda l: t.enter_count("parallel", line, l)), [100, 100])
+    expect("throttled parallel regions per thread", [counts.get((name, l), 0) for l in t.locs],
+           [900, 0])
+    for kind, want in (("ThreadFork", [100, 0]), ("ThreadJoin", [100, 0]),
+                       ("ThreadTeamBegin", [100, 100]), ("ThreadTeamEnd", [100, 100])):
+        expect("%s per thread" % kind, t.per_loc(lambda l: t.kind_count(kind, l)), want)
+    expect("end barriers per thread",
+           t.per_loc(lambda l: t.enter_count("implicit barrier", line, l)), [100, 100])
+    # the critical section of every 20th region: only in the first 100
+    expect("critical sections inside per thread",
+           t.per_loc(lambda l: t.enter_count("critical", marks["wsinner"], l)), [5, 5])
+    unexpected = [k for k in counts if k[0] != name]
+    if unexpected:
+        fail("throttled constructs other than %s: %r" % (name, unexpected))
+
+
 def t_bad(value, why):
     anchor, _out, err = run("tasks", value)
     want = "OMPTRACE_THROTTLE='%s': %s; using off" % (value, why)
@@ -235,6 +262,8 @@ def main():
             expect("program output", out.split(), ["tasks"] + want)
     elif c in SCOPED:
         check_scoped(c)
+    elif c == "parallel":
+        check_parallel()
     elif c == "launcher":
         check_counts(run("tasks", "100,1ms", launcher=True)[0], "task", 100, 1000)
     elif c == "recover":  # killed after omp_control_tool_flush: the log holds the counts

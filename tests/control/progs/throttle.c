@@ -12,6 +12,7 @@
  *   serial as tasks on a team of one thread (its tasks run undeferred)
  *   loop, sections, single  1000 of the construct per thread; masked
  *          1000 (thread 0); every 20th instance holds a critical section
+ *   parallel  1000 parallel regions of two threads, the same inside
  *   kill   as tasks, one more region (a worker reports the end of the
  *          last one only at the next fork), omp_control_tool_flush, SIGKILL
  * Busy tasks take at least their time however loaded the machine is. */
@@ -123,6 +124,13 @@ static void worksharing(const char *mode, int n) {
   }
 }
 
+static void regions(int n) {
+  for (int i = 0; i < n; i++) {
+#pragma omp parallel num_threads(2) /* @parallel */
+    inner(i);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "tasks";
   if (!strcmp(mode, "tasks") || !strcmp(mode, "kill"))
@@ -142,6 +150,8 @@ int main(int argc, char **argv) {
   else if (!strcmp(mode, "loop") || !strcmp(mode, "sections") || !strcmp(mode, "single") ||
            !strcmp(mode, "masked"))
     worksharing(mode, 1000);
+  else if (!strcmp(mode, "parallel"))
+    regions(1000);
   fflush(stdout);
   if (!strcmp(mode, "kill")) {
 #pragma omp parallel num_threads(2)
