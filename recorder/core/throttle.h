@@ -20,8 +20,12 @@ enum {
   OT_THR_MUTEX = 3,
   OT_THR_WORK = 4,
   OT_THR_MASKED = 5,
-  OT_THR_PARALLEL = 6
+  OT_THR_PARALLEL = 6,
+  OT_THR_WAIT = 7 /* throttled task time inside a wait; sub: OT_THR_W_* */
 };
+/* The waits a throttled task may run in (the summary counts its time as
+ * work, not as that wait): the sub of an OT_THR_WAIT record. */
+enum { OT_THR_W_IBARRIER, OT_THR_W_BARRIER, OT_THR_W_TASKWAIT, OT_THR_W_TASKGROUP, OT_THR_NWAIT };
 /* Kind byte of an OT_THROTTLED record: the class, and for a mutex its
  * ompt_mutex_t (for work sharing its ompt_work_t) in the upper four bits. */
 #define OT_THR_KIND(cls, sub) ((unsigned)(cls) | ((unsigned)(sub) << 4))
@@ -90,6 +94,14 @@ typedef struct ot_thr_table {
    * implicit tasks of a throttled region it is in (ot_thr_hidden). */
   ot_thr_open par[OT_THR_DEPTH];
   uint32_t npar, skip;
+  /* Open waits (innermost last): their OT_THR_W_* (0xff: none) and the
+   * task that waits; the wait the running throttled task runs in (+1, 0:
+   * none); the throttled task time per wait, and how much is written. */
+  uint8_t wait_kind[OT_THR_DEPTH];
+  uint64_t wait_task[OT_THR_DEPTH];
+  uint32_t nwait;
+  unsigned run_wait;
+  uint64_t wait_ticks[OT_THR_NWAIT], wait_emitted[OT_THR_NWAIT];
 } ot_thr_table;
 
 /* The thread while it runs in a throttled parallel region: its ot_self is

@@ -60,12 +60,14 @@ static int implicit_barrier(unsigned kind) {
 }
 
 /* With a filter file or throttling: out of line, so the recording path
- * saves no registers for it. An implicit barrier without code address
+ * saves no registers for it. Throttling follows the waits (where a
+ * throttled task runs), and an implicit barrier without code address
  * right after a throttled work-sharing construct gets the construct's. */
-static __attribute__((noinline)) void sync_event_slow(ot_thread *t, unsigned begin_type, unsigned k,
-                                                      ompt_scope_endpoint_t endpoint,
-                                                      ompt_data_t *parallel_data,
-                                                      const void *codeptr_ra) {
+static __attribute__((noinline)) void
+sync_event_slow(ot_thread *t, unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpoint,
+                ompt_data_t *parallel_data, const ompt_data_t *task_data, const void *codeptr_ra) {
+  if (t->throttle && begin_type == OT_SYNC_WAIT_BEGIN && endpoint != ompt_scope_beginend)
+    ot_thr_wait(t, k, endpoint == ompt_scope_begin, ot_task_of(task_data));
   if (ot_filter_on && sync_filtered(begin_type, k, endpoint, codeptr_ra))
     return;
   uint32_t a = 0;
@@ -79,12 +81,12 @@ static __attribute__((noinline)) void sync_event_slow(ot_thread *t, unsigned beg
 
 static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
                               ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                              const void *codeptr_ra) {
+                              const ompt_data_t *task_data, const void *codeptr_ra) {
   ot_thread *t = ot_enter();
   if (!t)
     return;
   if (__builtin_expect(ot_filter_on || t->throttle, 0))
-    sync_event_slow(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
+    sync_event_slow(t, begin_type, (unsigned)kind, endpoint, parallel_data, task_data, codeptr_ra);
   else
     sync_record(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra, 0);
 }
@@ -92,15 +94,13 @@ static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
 void on_ompt_callback_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                   ompt_data_t *parallel_data, ompt_data_t *task_data,
                                   const void *codeptr_ra) {
-  (void)task_data;
-  sync_event(OT_SYNC_BEGIN, kind, endpoint, parallel_data, codeptr_ra);
+  sync_event(OT_SYNC_BEGIN, kind, endpoint, parallel_data, task_data, codeptr_ra);
 }
 
 void on_ompt_callback_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                        ompt_data_t *parallel_data, ompt_data_t *task_data,
                                        const void *codeptr_ra) {
-  (void)task_data;
-  sync_event(OT_SYNC_WAIT_BEGIN, kind, endpoint, parallel_data, codeptr_ra);
+  sync_event(OT_SYNC_WAIT_BEGIN, kind, endpoint, parallel_data, task_data, codeptr_ra);
 }
 
 _Static_assert(OT_SYNC_END == OT_SYNC_BEGIN + 1 && OT_SYNC_WAIT_END == OT_SYNC_WAIT_BEGIN + 1,

@@ -17,7 +17,7 @@ static inline ot_thr_table *ot_thr_scopes(ot_thread *t) {
   unsigned e = atomic_load_explicit(&ot_filter_epoch, memory_order_relaxed);
   if (__builtin_expect(tab->epoch != e, 0)) {
     tab->epoch = e;
-    tab->depth = 0;
+    tab->depth = tab->nwait = 0;
   }
   return tab;
 }
@@ -69,6 +69,27 @@ static inline int ot_thr_scope_end(ot_thread *t, uint64_t now) {
     tab->after_rec = t->records;
   }
   return 1;
+}
+
+/* A wait of sync kind `kind` begins (begin 1) or ends in task `task`:
+ * where a throttled task it runs spends its time. */
+static inline void ot_thr_wait(ot_thread *t, unsigned kind, int begin, uint64_t task) {
+  ot_thr_table *tab = ot_thr_scopes(t);
+  if (!begin) {
+    tab->nwait -= tab->nwait > 0;
+    return;
+  }
+  if (tab->nwait++ >= OT_THR_DEPTH)
+    return;
+  unsigned w =
+      kind == ompt_sync_region_taskwait    ? OT_THR_W_TASKWAIT
+      : kind == ompt_sync_region_taskgroup ? OT_THR_W_TASKGROUP
+      : kind == ompt_sync_region_barrier_explicit || kind == ompt_sync_region_barrier_implementation
+          ? OT_THR_W_BARRIER
+      : kind == ompt_sync_region_reduction ? 0xffu
+                                           : OT_THR_W_IBARRIER;
+  tab->wait_kind[tab->nwait - 1] = (uint8_t)w;
+  tab->wait_task[tab->nwait - 1] = task;
 }
 
 /* An implicit barrier's begin without code address (libomp gives none

@@ -210,6 +210,69 @@ def check_parallel():
         fail("throttled constructs other than %s: %r" % (name, unexpected))
 
 
+def waits_property(anchor):
+    """(location, wait) -> ns, from omptrace::throttled_waits."""
+    text = subprocess.run(["otf2-print", "-G", anchor], stdout=subprocess.PIPE,
+                          universal_newlines=True).stdout
+    m = re.search(r'^SYSTEM_TREE_NODE_PROPERTY.*Name: "omptrace::throttled_waits" <\d+>, '
+                  r'Type: STRING, Value: "([^"]*)"', text, re.M | re.S)
+    got = {}
+    for line in (m.group(1) if m else "").splitlines():
+        loc, wait, ns = line.split()
+        got[(int(loc), wait)] = int(ns)
+    return got
+
+
+def summary_threads(anchor):
+    p = subprocess.run([A.summary, "--format", "json", anchor], stdout=subprocess.PIPE,
+                       universal_newlines=True)
+    expect("omptrace-summary exit status", p.returncode, 0)
+    return {r["thread"]: r for r in json.loads(p.stdout)["threads"]["threads"]}
+
+
+def t_waited():
+    """Tasks that run only in a taskwait: the summary counts their
+    throttled time as work, not as taskwait. Baseline: the same archive
+    with the property renamed (same length), which the summary ignores."""
+    anchor, _out, _err = run("waited", "100,10ms")
+    t = load(anchor)
+    line = archive.markers(os.path.join(A.src, "throttle.c"))["waited"]
+    name = "task @ throttle.c:%d" % line
+    counts = throttled(t)
+    expect("recorded tasks per thread", t.per_loc(lambda l: t.enter_count("task", line, l)),
+           [100, 0])
+    expect("throttled tasks per thread", [counts.get((name, l), 0) for l in t.locs], [900, 0])
+    waits = waits_property(anchor)
+    text = subprocess.run(["otf2-print", "-G", anchor], stdout=subprocess.PIPE,
+                          universal_newlines=True).stdout
+    m = re.search(r'Name: "omptrace::throttled" <\d+>, Type: STRING, Value: "\d+ 0 900 (\d+)',
+                  text)
+    task_ns = int(m.group(1)) if m else -1
+    expect("throttled task time in thread 0's taskwait = the tasks' time",
+           waits, {(0, "taskwait"): task_ns})
+    base_dir = os.path.join(A.work, "baseline")
+    shutil.copytree(os.path.dirname(anchor), base_dir)
+    defs = os.path.join(base_dir, "traces.def")
+    with open(defs, "rb") as f:
+        data = f.read()
+    with open(defs, "wb") as f:
+        f.write(data.replace(b"omptrace::throttled_waits", b"omptrace::throttled_xxxxx"))
+    base, adj = summary_threads(os.path.join(base_dir, "traces.otf2")), summary_threads(anchor)
+    moved = task_ns
+    for l in (0, 1):
+        print("thread %d: baseline %r, adjusted %r" % (
+            l, {k: base[l].get(k) for k in ("work_ns", "wait_ns", "taskwait_ns")},
+            {k: adj[l].get(k) for k in ("work_ns", "wait_ns", "taskwait_ns")}))
+    if base[0].get("taskwait_ns", 0) < moved:
+        fail("thread 0's taskwait (%r ns) does not hold the throttled tasks' %d ns"
+             % (base[0].get("taskwait_ns"), moved))
+    for col, delta in (("taskwait_ns", -moved), ("wait_ns", -moved), ("work_ns", moved)):
+        expect("thread 0 %s: baseline %+d" % (col, delta), adj[0].get(col, 0),
+               base[0].get(col, 0) + delta)
+    for col in ("taskwait_ns", "wait_ns", "work_ns", "implicit_barrier_ns"):
+        expect("thread 1 %s unchanged" % col, adj[1].get(col, 0), base[1].get(col, 0))
+
+
 def t_bad(value, why):
     anchor, _out, err = run("tasks", value)
     want = "OMPTRACE_THROTTLE='%s': %s; using off" % (value, why)
@@ -264,6 +327,8 @@ def main():
         check_scoped(c)
     elif c == "parallel":
         check_parallel()
+    elif c == "waited":
+        t_waited()
     elif c == "launcher":
         check_counts(run("tasks", "100,1ms", launcher=True)[0], "task", 100, 1000)
     elif c == "recover":  # killed after omp_control_tool_flush: the log holds the counts

@@ -13,11 +13,15 @@
  *   loop, sections, single  1000 of the construct per thread; masked
  *          1000 (thread 0); every 20th instance holds a critical section
  *   parallel  1000 parallel regions of two threads, the same inside
+ *   waited 1000 tiny tasks created by thread 0, each waited for in a
+ *          taskwait, while thread 1 spins without a scheduling point:
+ *          every task runs in thread 0's taskwait
  *   kill   as tasks, one more region (a worker reports the end of the
  *          last one only at the next fork), omp_control_tool_flush, SIGKILL
  * Busy tasks take at least their time however loaded the machine is. */
 #include <omp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -124,6 +128,24 @@ static void worksharing(const char *mode, int n) {
   }
 }
 
+static void waited(int n) {
+  atomic_int spin = 1;
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 0) {
+      for (int i = 0; i < n; i++) {
+#pragma omp task /* @waited */
+        done[0]++;
+#pragma omp taskwait
+      }
+      atomic_store(&spin, 0);
+    } else {
+      while (atomic_load(&spin)) {
+      }
+    }
+  }
+}
+
 static void regions(int n) {
   for (int i = 0; i < n; i++) {
 #pragma omp parallel num_threads(2) /* @parallel */
@@ -152,6 +174,8 @@ int main(int argc, char **argv) {
     worksharing(mode, 1000);
   else if (!strcmp(mode, "parallel"))
     regions(1000);
+  else if (!strcmp(mode, "waited"))
+    waited(1000);
   fflush(stdout);
   if (!strcmp(mode, "kill")) {
 #pragma omp parallel num_threads(2)
