@@ -50,7 +50,8 @@ CASES = {
     "lock": ("lock", "100,1ms", "omp_set_lock", 100, 1000),
 }
 
-# Work sharing and masked (mode = construct = marker), N=100, T=10ms:
+# Work sharing and masked (mode = construct = marker), N=100, T=100ms (far
+# above a tiny construct however loaded the machine):
 # recorded and run per thread; the critical section held by every 20th
 # instance (50 per thread that runs the construct's body) is never
 # throttled and nests in whatever is recorded around it: per thread, or
@@ -164,7 +165,7 @@ def check_scoped(construct):
     """A throttled work-sharing or masked construct: recorded + throttled =
     run per thread; what it holds is all recorded; its implicit barrier too."""
     recorded, ran, inner = SCOPED[construct]
-    anchor, _out, _err = run(construct, "100,10ms")
+    anchor, _out, _err = run(construct, "100,100ms")
     t = load(anchor)
     marks = archive.markers(os.path.join(A.src, "throttle.c"))
     line = marks[construct]
@@ -187,7 +188,7 @@ def check_scoped(construct):
 def check_parallel():
     """A throttled parallel region: the whole team records it or none of
     it; its count and time go to the master (thread 0)."""
-    anchor, _out, _err = run("parallel", "100,10ms")
+    anchor, _out, _err = run("parallel", "100,100ms")
     t = load(anchor)
     marks = archive.markers(os.path.join(A.src, "throttle.c"))
     line = marks["parallel"]
@@ -234,7 +235,7 @@ def t_waited():
     """Tasks that run only in a taskwait: the summary counts their
     throttled time as work, not as taskwait. Baseline: the same archive
     with the property renamed (same length), which the summary ignores."""
-    anchor, _out, _err = run("waited", "100,10ms")
+    anchor, _out, _err = run("waited", "100,100ms")
     t = load(anchor)
     line = archive.markers(os.path.join(A.src, "throttle.c"))["waited"]
     name = "task @ throttle.c:%d" % line
