@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""What throttling saves on tiny tasks (OMPTRACE_THROTTLE, docs/control.md):
-ot_tinytasks (bench/tinytasks.c) without a tool, with the no-op tool
+"""What throttling saves on tiny constructs (OMPTRACE_THROTTLE, docs/control.md):
+ot_tinytasks (bench/tinytasks.c: tiny tasks, tiny loops or tiny parallel
+regions, --case) without a tool, with the no-op tool
 (bench/noop_tool.c: what libomp's OMPT path costs by itself), with
 omptrace, and with omptrace and OMPTRACE_THROTTLE (default 1000,10us),
 interleaved, --reps
@@ -10,7 +11,8 @@ size (the directory finalize leaves), and the throttled variant's ratios
 to the unthrottled one.
 
   /usr/bin/python3 bench/throttle_bench.py --build BUILD_DIR [--reps N] [--tasks N]
-                                           [--throttle N,T] [--threads N]"""
+                                           [--throttle N,T] [--threads N]
+                                           [--case tasks|loop|parallel]"""
 
 import argparse
 import os
@@ -22,10 +24,10 @@ import tempfile
 import time
 
 
-def run(prog, tasks, env_extra, out):
+def run(prog, tasks, case, env_extra, out):
     env = dict(os.environ, OMPTRACE_QUIET="1", OMPTRACE_OUTPUT=out, **env_extra)
     t0 = time.monotonic()
-    p = subprocess.run([prog, str(tasks)], env=env, stdout=subprocess.PIPE,
+    p = subprocess.run([prog, str(tasks), case], env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
     if p.returncode != 0:
         sys.exit("ot_tinytasks failed (%d): %s" % (p.returncode, p.stderr.strip()[-300:]))
@@ -41,7 +43,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--tasks", type=int, default=200000, help="tasks per thread")
+    ap.add_argument("--tasks", type=int, default=200000,
+                    help="instances per thread (parallel: regions)")
+    ap.add_argument("--case", default="tasks", choices=("tasks", "loop", "parallel"))
     ap.add_argument("--throttle", default="1000,10us")
     ap.add_argument("--threads", default="2")
     a = ap.parse_args()
@@ -60,17 +64,18 @@ def main():
     for rep in range(a.reps):
         for name, extra in variants:
             out = os.path.join(work, "a%d-%s" % (rep, name.replace(" ", "_")))
-            wall, process, size = run(prog, a.tasks, extra, out)
+            wall, process, size = run(prog, a.tasks, a.case, extra, out)
             walls[name].append(wall)
             procs[name].append(process)
             sizes[name].append(size)
             shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(work, ignore_errors=True)
-    print("ot_tinytasks %d tasks per thread, %s threads, OMPTRACE_THROTTLE=%s; median of %d "
-          "interleaved processes" % (a.tasks, a.threads, a.throttle, a.reps))
-    print("| variant | task region (s) | per task (ns) | whole process (s) | archive (MB) |")
+    print("ot_tinytasks %s: %d per thread, %s threads, OMPTRACE_THROTTLE=%s; median of %d "
+          "interleaved processes" % (a.case, a.tasks, a.threads, a.throttle, a.reps))
+    print("| variant | timed part (s) | per instance (ns) | whole process (s) | archive (MB) |")
     print("|---|---|---|---|---|")
-    ntasks = a.tasks * int(a.threads)
+    # instances: tasks and loops per thread; parallel regions per run
+    ntasks = a.tasks * (1 if a.case == "parallel" else int(a.threads))
     med = {}
     for name, _ in variants:
         w, s = statistics.median(walls[name]), statistics.median(sizes[name])
@@ -78,8 +83,8 @@ def main():
         med[name] = (w, s, pr)
         print("| %s | %.3f | %.0f | %.3f | %.2f |" % (name, w, w * 1e9 / ntasks, pr, s / 1e6))
     base, thr, noop_ = med["omptrace"], med["omptrace throttled"], med["no-op tool"]
-    print("throttled / unthrottled: task region %.2f, whole process %.2f, archive %.3f; above "
-          "the no-op tool per task: unthrottled %.0f ns, throttled %.0f ns"
+    print("throttled / unthrottled: timed part %.2f, whole process %.2f, archive %.3f; above "
+          "the no-op tool per instance: unthrottled %.0f ns, throttled %.0f ns"
           % (thr[0] / base[0], thr[2] / base[2], thr[1] / base[1],
              (base[0] - noop_[0]) * 1e9 / ntasks,
              (thr[0] - noop_[0]) * 1e9 / ntasks))

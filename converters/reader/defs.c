@@ -160,10 +160,11 @@ static OTF2_CallbackCode on_node_property(void *u, OTF2_SystemTreeNodeRef node, 
   (void)node;
   otr_archive *a = ((ctx *)u)->a;
   const char *n = S(a, name);
-  char **slot = strcmp(n, "omptrace::filter") == 0      ? &a->d.filter_rules
-                : strcmp(n, "omptrace::filtered") == 0  ? &a->d.filtered
-                : strcmp(n, "omptrace::throttled") == 0 ? &a->d.throttled_text
-                                                        : NULL;
+  char **slot = strcmp(n, "omptrace::filter") == 0            ? &a->d.filter_rules
+                : strcmp(n, "omptrace::filtered") == 0        ? &a->d.filtered
+                : strcmp(n, "omptrace::throttled") == 0       ? &a->d.throttled_text
+                : strcmp(n, "omptrace::throttled_waits") == 0 ? &a->d.throttled_waits_text
+                                                              : NULL;
   if (slot && !*slot && type == OTF2_TYPE_STRING)
     *slot = otr_xstrdup(S(a, value.stringRef));
   return OTF2_CALLBACK_SUCCESS;
@@ -437,6 +438,8 @@ void otr_defs_free(otr_archive *a) {
   free(d->filtered);
   free(d->throttled_text);
   free(d->throttled);
+  free(d->throttled_waits_text);
+  free(d->throttled_wait_ns);
   for (uint32_t i = 0; i < a->nmclasses; i++)
     free(a->mclasses[i].slots);
   free(a->mclasses);

@@ -122,6 +122,11 @@ typedef struct {
   char *throttled_text;
   otr_throttled *throttled;
   uint32_t n_throttled;
+  /* Of that, the throttled task time each thread ran inside a wait
+   * ("omptrace::throttled_waits"): n_locations x OTR_T_COUNT ns, indexed
+   * loc * OTR_T_COUNT + wait category; NULL when none */
+  char *throttled_waits_text;
+  uint64_t *throttled_wait_ns;
 } otr_defs;
 
 /* An MPI communicator: world[r] is the world rank of its rank r. */

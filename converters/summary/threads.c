@@ -15,11 +15,20 @@ static const struct {
              {OTR_T_CRITICAL, "critical_ns", "Critical"},
              {OTR_T_ORDERED, "ordered_ns", "Ordered"}};
 
-/* Location i's time per category, ns. */
+/* Location i's time per category, ns. Throttled tasks left no records,
+ * so the waits they ran in hold their time: it moves to work, as a
+ * recorded task's would (omptrace::throttled_waits). */
 static void times(const sm *s, uint32_t i, uint64_t c[OTR_T_COUNT]) {
   const otr_loc *l = otr_location(s->a, i);
   for (int k = 0; k < OTR_T_COUNT; k++)
     c[k] = sm_ns(s, l->cat_time[k]);
+  const uint64_t *moved = s->d->throttled_wait_ns;
+  for (int k = 0; moved && k < OTR_T_COUNT; k++) {
+    uint64_t ns = moved[(size_t)i * OTR_T_COUNT + k];
+    ns = ns < c[k] ? ns : c[k];
+    c[k] -= ns;
+    c[OTR_T_WORK] += ns;
+  }
 }
 
 static void finish(sm *s) {
@@ -82,7 +91,8 @@ static void report_threads(sm *s, report *r) {
     rt_str(t, s->d->location_names[i]);
   }
   rt_note(t, "OMP Wait = barrier, taskwait, taskgroup, lock, critical and ordered waits; tasks "
-             "run inside a wait count as work; lost = time in measurement gaps (of any thread), "
+             "run inside a wait count as work (throttled ones too: OMPTRACE_THROTTLE); lost = time "
+             "in measurement gaps (of any thread), "
              "in no other column; paused = this thread's time in paused intervals "
              "(omp_control_tool), left out like the gaps; all-zero columns are left out");
 }

@@ -27,7 +27,8 @@
   /* one per dependence of the task created just before on this thread */                          \
   X(DEPENDENCE, "ompt_dependence_type_t", 0, "variable address", "task id")                        \
   X(TASK_DEPENDENCE, 0, 0, "source task id", "sink task id")                                       \
-  X(SYNC_BEGIN, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                          \
+  /* a OT_SYNC_AFTER_THROTTLED: the runtime gave no cp; b is the throttled work-sharing construct's */ \
+  X(SYNC_BEGIN, "ompt_sync_region_t", "0 or OT_SYNC_AFTER_THROTTLED", "cp", "parallel id (0 if NULL)") \
   X(SYNC_END, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                            \
   X(SYNC_WAIT_BEGIN, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                     \
   X(SYNC_WAIT_END, "ompt_sync_region_t", 0, "cp", "parallel id (0 if NULL)")                       \
@@ -90,6 +91,10 @@ enum { OT_CMD_MARK = 64, OT_CMD_BEGIN = 65, OT_CMD_END = 66 };
  * ompt_parallel_flag_t (0x1 program, 0x2 runtime) and its league/team bits
  * (0x40000000, 0x80000000) moved into the byte, so a `teams` league stays
  * distinguishable from a parallel region. */
+/* a of an OT_SYNC_BEGIN: an implicit barrier without code address right
+ * after a throttled work-sharing construct, whose address is in b. */
+#define OT_SYNC_AFTER_THROTTLED 1u
+
 #define OT_PAR_INVOKER_MASK 0x3fu
 #define OT_PAR_LEAGUE 0x40u
 #define OT_PAR_TEAM 0x80u

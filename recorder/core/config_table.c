@@ -145,7 +145,8 @@ const ot_option ot_options[] = {
      OT_OPT_STRING, FIELD(filter), 0, 0, NULL},
     {"OMPTRACE_THROTTLE", "off", "N,T (a count and a duration: 100000,10us) or off",
      "Throttling of tiny constructs: once N recorded instances of an explicit task (by "
-     "creation site), a flush, critical section, ordered region or lock acquisition (by code "
+     "creation site), a flush, critical section, ordered region, lock acquisition, "
+     "work-sharing construct (loop, sections, single, ...), masked or parallel region (by code "
      "address) on one thread have a mean duration below T, "
      "that thread records no more of them and keeps only their count and total time, which "
      "omptrace-summary reports as throttled (docs/control.md). A bad value is reported and the "

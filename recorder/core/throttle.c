@@ -10,6 +10,7 @@
 #include <time.h>
 
 uint64_t ot_throttle_n, ot_throttle_ticks;
+__thread ot_thread *ot_thr_hidden __attribute__((tls_model("initial-exec")));
 
 /* TSC ticks per ns over 2 ms: T only needs to be roughly right. */
 static double ticks_per_ns(void) {
@@ -51,5 +52,8 @@ void ot_throttle_unwritten(void (*f)(uint32_t loc, unsigned cls, uint64_t cp, ui
         f(loc, OT_THR_KIND(key >> 56, (key >> 48) & 0xfu), e->cp, e->count - e->emitted_count,
           e->ticks - e->emitted_ticks, ctx);
     }
+    for (unsigned k = 0; tab && k < OT_THR_NWAIT; k++)
+      if (tab->wait_ticks[k] > tab->wait_emitted[k])
+        f(loc, OT_THR_KIND(OT_THR_WAIT, k), 0, 0, tab->wait_ticks[k] - tab->wait_emitted[k], ctx);
   }
 }

@@ -14,9 +14,20 @@
 #include <stdint.h>
 
 /* Construct classes, the kind of an OT_THROTTLED record. */
-enum { OT_THR_TASK = 1, OT_THR_FLUSH = 2, OT_THR_MUTEX = 3 };
+enum {
+  OT_THR_TASK = 1,
+  OT_THR_FLUSH = 2,
+  OT_THR_MUTEX = 3,
+  OT_THR_WORK = 4,
+  OT_THR_MASKED = 5,
+  OT_THR_PARALLEL = 6,
+  OT_THR_WAIT = 7 /* throttled task time inside a wait; sub: OT_THR_W_* */
+};
+/* The waits a throttled task may run in (the summary counts its time as
+ * work, not as that wait): the sub of an OT_THR_WAIT record. */
+enum { OT_THR_W_IBARRIER, OT_THR_W_BARRIER, OT_THR_W_TASKWAIT, OT_THR_W_TASKGROUP, OT_THR_NWAIT };
 /* Kind byte of an OT_THROTTLED record: the class, and for a mutex its
- * ompt_mutex_t in the upper four bits. */
+ * ompt_mutex_t (for work sharing its ompt_work_t) in the upper four bits. */
 #define OT_THR_KIND(cls, sub) ((unsigned)(cls) | ((unsigned)(sub) << 4))
 
 #define OT_THR_SLOTS 1024u /* power of two */
@@ -56,6 +67,16 @@ typedef struct ot_thr_held {
   int throttled;
 } ot_thr_held;
 
+/* Work-sharing and masked constructs open on the thread (they nest in
+ * program order on a thread): deeper ones are recorded. */
+#define OT_THR_DEPTH 16u
+
+typedef struct ot_thr_open {
+  ot_thr_entry *e; /* NULL: not tracked (recorded) */
+  uint64_t t0;
+  int throttled;
+} ot_thr_open;
+
 typedef struct ot_thr_table {
   ot_thr_entry e[OT_THR_SLOTS];
   ot_thr_entry *dirty[OT_THR_DIRTY];
@@ -63,7 +84,29 @@ typedef struct ot_thr_table {
   ot_thr_held acq; /* the last mutex_acquire; e NULL: not tracked */
   ot_thr_held held[OT_THR_HELD];
   uint32_t nheld;
+  ot_thr_open open[OT_THR_DEPTH];
+  uint32_t depth; /* open scoped constructs, tracked or not */
+  unsigned epoch; /* ot_filter_epoch the open stack belongs to */
+  /* The last throttled work-sharing end: its address and the thread's
+   * record count then (an implicit barrier right after it is its own). */
+  uint64_t after_cp, after_rec;
+  /* Parallel regions this thread began (their master), and the depth of
+   * implicit tasks of a throttled region it is in (ot_thr_hidden). */
+  ot_thr_open par[OT_THR_DEPTH];
+  uint32_t npar, skip;
+  /* Open waits (innermost last): their OT_THR_W_* (0xff: none) and the
+   * task that waits; the wait the running throttled task runs in (+1, 0:
+   * none); the throttled task time per wait, and how much is written. */
+  uint8_t wait_kind[OT_THR_DEPTH];
+  uint64_t wait_task[OT_THR_DEPTH];
+  uint32_t nwait;
+  unsigned run_wait;
+  uint64_t wait_ticks[OT_THR_NWAIT], wait_emitted[OT_THR_NWAIT];
 } ot_thr_table;
+
+/* The thread while it runs in a throttled parallel region: its ot_self is
+ * NULL then, so every handler skips it at no cost (events/throttle_par.h). */
+extern __thread ot_thread *ot_thr_hidden __attribute__((tls_model("initial-exec")));
 
 /* 0 when throttling is off; else N and T in clock ticks. */
 extern uint64_t ot_throttle_n, ot_throttle_ticks;
@@ -72,10 +115,13 @@ static inline uint64_t ot_thr_key(unsigned cls, uint64_t id) {
   return ((uint64_t)cls << 56) | (id & 0xffffffffffffffull);
 }
 
-/* A mutex's key: its kind too, which names the construct. */
+/* A key with a kind (mutex, work sharing), which names the construct. */
+static inline uint64_t ot_thr_kind_key(unsigned cls, unsigned kind, uint64_t cp) {
+  return ((uint64_t)cls << 56) | ((uint64_t)(kind & 0xfu) << 48) | (cp & 0xffffffffffffull);
+}
+
 static inline uint64_t ot_thr_mutex_key(unsigned kind, uint64_t cp) {
-  return ((uint64_t)OT_THR_MUTEX << 56) | ((uint64_t)(kind & 0xfu) << 48) |
-         (cp & 0xffffffffffffull);
+  return ot_thr_kind_key(OT_THR_MUTEX, kind, cp);
 }
 
 /* The entry of key in tab, inserted for code address cp when missing and

@@ -4,6 +4,7 @@
  * the state changes and their records come in the same order. */
 #include "events/control.h"
 #include "core/filter.h"
+#include "core/throttle.h"
 #include "events/emit.h"
 #include "events/handlers.h"
 #include "log/flusher.h"
@@ -79,7 +80,7 @@ static int change(ot_thread *t, uint64_t command, uint64_t modifier, void *arg, 
 
 int on_ompt_callback_control_tool(uint64_t command, uint64_t modifier, void *arg,
                                   const void *codeptr_ra) {
-  ot_thread *t = ot_self;
+  ot_thread *t = ot_self ? ot_self : ot_thr_hidden; /* in a throttled region */
   if (!t || atomic_load(&ot_recording) == OT_REC_OFF)
     return omp_control_tool_ignored; /* a thread the tool does not record, or finalize */
   switch (command) {

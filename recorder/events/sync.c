@@ -4,6 +4,7 @@
 #include "events/emit.h"
 #include "events/filter.h"
 #include "events/handlers.h"
+#include "events/throttle_scope.h"
 
 /* libomp calls a sync region's begin and its wait's begin back to back,
  * and the wait's end and the region's end likewise (about 10 ns apart,
@@ -31,10 +32,10 @@ static int sync_filtered(unsigned begin_type, unsigned kind, ompt_scope_endpoint
   return endpoint == ompt_scope_begin ? ot_filt_begin(OT_FC_SYNC, kind, codeptr_ra) : ot_filt_end();
 }
 
-/* Appends the record(s) of one sync callback. */
-static inline void sync_record(ot_thread *t, unsigned begin_type, unsigned k,
-                               ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                               const void *codeptr_ra) {
+/* Appends the record(s) of one sync callback (a: of a begin). */
+static inline __attribute__((always_inline)) void
+sync_record_a(ot_thread *t, unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpoint,
+              ompt_data_t *parallel_data, const void *codeptr_ra, uint32_t a) {
   uint64_t pid = ot_parallel_of(parallel_data);
   if (endpoint == ompt_scope_beginend) {
     ot_emit(t, begin_type, k, 0, (uint64_t)codeptr_ra, pid);
@@ -47,28 +48,59 @@ static inline void sync_record(ot_thread *t, unsigned begin_type, unsigned k,
   uint64_t ts = second ? paired_ts(t, type, k) : 0;
   if (!ts)
     ts = ot_clock_now();
-  ot_emit_at(t, ts, type, k, 0, (uint64_t)codeptr_ra, pid);
+  ot_emit_at(t, ts, type, k, a, (uint64_t)codeptr_ra, pid);
   if (!second)
     remember_ts(t, type == OT_SYNC_BEGIN ? OT_SYNC_WAIT_BEGIN : OT_SYNC_END, k, ts);
 }
 
-/* With a filter file: out of line, so the recording path saves no
- * registers for it. */
-static __attribute__((noinline)) void
-sync_event_filtered(ot_thread *t, unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpoint,
-                    ompt_data_t *parallel_data, const void *codeptr_ra) {
-  if (!sync_filtered(begin_type, k, endpoint, codeptr_ra))
-    sync_record(t, begin_type, k, endpoint, parallel_data, codeptr_ra);
+static int implicit_barrier(unsigned kind) {
+  return kind == ompt_sync_region_barrier || kind == ompt_sync_region_barrier_implicit ||
+         kind == ompt_sync_region_barrier_implicit_workshare ||
+         kind == ompt_sync_region_barrier_implicit_parallel;
 }
 
-static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
-                              ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                              const void *codeptr_ra) {
+/* The recording path: six arguments, all in registers, so the handlers
+ * reach it with a jump. */
+static __attribute__((noinline)) void sync_record(ot_thread *t, unsigned begin_type, unsigned k,
+                                                  ompt_scope_endpoint_t endpoint,
+                                                  ompt_data_t *parallel_data,
+                                                  const void *codeptr_ra) {
+  sync_record_a(t, begin_type, k, endpoint, parallel_data, codeptr_ra, 0);
+}
+
+/* With a filter file or throttling: out of line, with six arguments
+ * (what: begin_type | endpoint << 8), so the recording path saves no
+ * registers for it. Throttling follows the waits (where a
+ * throttled task runs), and an implicit barrier without code address
+ * right after a throttled work-sharing construct gets the construct's. */
+static __attribute__((noinline)) void sync_event_slow(ot_thread *t, unsigned what, unsigned k,
+                                                      ompt_data_t *parallel_data,
+                                                      const ompt_data_t *task_data,
+                                                      const void *codeptr_ra) {
+  unsigned begin_type = what & 0xffu;
+  ompt_scope_endpoint_t endpoint = (ompt_scope_endpoint_t)(what >> 8);
+  if (t->throttle && begin_type == OT_SYNC_WAIT_BEGIN && endpoint != ompt_scope_beginend)
+    ot_thr_wait(t, k, endpoint == ompt_scope_begin, ot_task_of(task_data));
+  if (ot_filter_on && sync_filtered(begin_type, k, endpoint, codeptr_ra))
+    return;
+  uint32_t a = 0;
+  if (t->throttle && !codeptr_ra && begin_type == OT_SYNC_BEGIN && endpoint == ompt_scope_begin &&
+      implicit_barrier(k)) {
+    codeptr_ra = (const void *)ot_thr_barrier_cp(t);
+    a = codeptr_ra ? OT_SYNC_AFTER_THROTTLED : 0;
+  }
+  sync_record_a(t, begin_type, k, endpoint, parallel_data, codeptr_ra, a);
+}
+
+static inline __attribute__((always_inline)) void
+sync_event(unsigned begin_type, ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+           ompt_data_t *parallel_data, const ompt_data_t *task_data, const void *codeptr_ra) {
   ot_thread *t = ot_enter();
   if (!t)
     return;
-  if (__builtin_expect(ot_filter_on, 0))
-    sync_event_filtered(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
+  if (__builtin_expect(ot_filter_on || t->throttle, 0))
+    sync_event_slow(t, begin_type | (unsigned)endpoint << 8, (unsigned)kind, parallel_data,
+                    task_data, codeptr_ra);
   else
     sync_record(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
 }
@@ -76,15 +108,13 @@ static inline void sync_event(unsigned begin_type, ompt_sync_region_t kind,
 void on_ompt_callback_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                   ompt_data_t *parallel_data, ompt_data_t *task_data,
                                   const void *codeptr_ra) {
-  (void)task_data;
-  sync_event(OT_SYNC_BEGIN, kind, endpoint, parallel_data, codeptr_ra);
+  sync_event(OT_SYNC_BEGIN, kind, endpoint, parallel_data, task_data, codeptr_ra);
 }
 
 void on_ompt_callback_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                        ompt_data_t *parallel_data, ompt_data_t *task_data,
                                        const void *codeptr_ra) {
-  (void)task_data;
-  sync_event(OT_SYNC_WAIT_BEGIN, kind, endpoint, parallel_data, codeptr_ra);
+  sync_event(OT_SYNC_WAIT_BEGIN, kind, endpoint, parallel_data, task_data, codeptr_ra);
 }
 
 _Static_assert(OT_SYNC_END == OT_SYNC_BEGIN + 1 && OT_SYNC_WAIT_END == OT_SYNC_WAIT_BEGIN + 1,

@@ -38,11 +38,23 @@ static inline void ot_thr_counted(ot_thread *t, ot_thr_entry *e, uint64_t now) {
     ot_thr_write(t, e, now ? now : ot_clock_now());
 }
 
+/* The throttled task time run inside waits not yet in records. */
+static inline void ot_thr_write_waits(ot_thread *t, uint64_t now) {
+  ot_thr_table *tab = t->throttle;
+  for (unsigned k = 0; k < OT_THR_NWAIT; k++)
+    if (tab->wait_ticks[k] > tab->wait_emitted[k]) {
+      ot_emit_at(t, now ? now : ot_clock_now(), OT_THROTTLED, OT_THR_KIND(OT_THR_WAIT, k), 0, 0,
+                 tab->wait_ticks[k] - tab->wait_emitted[k]);
+      tab->wait_emitted[k] = tab->wait_ticks[k];
+    }
+}
+
 /* End of an implicit task or of the thread: the dirty entries' counts
  * into records. */
 static inline void ot_thr_write_dirty(ot_thread *t) {
   ot_thr_table *tab = t->throttle;
   uint64_t now = tab->ndirty ? ot_clock_now() : 0;
+  ot_thr_write_waits(t, now);
   for (uint32_t i = 0; i < tab->ndirty; i++) {
     ot_thr_entry *e = tab->dirty[i];
     e->dirty = 0;
@@ -98,6 +110,15 @@ static inline void ot_thr_schedule(ot_thread *t, uint64_t prior, unsigned status
   int complete =
       status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
   int pt = OT_THR_IS_TASK(prior), nt = OT_THR_IS_TASK(next);
+  ot_thr_table *tab = t->throttle;
+  if (pt && tab->run_wait) /* its time lies in that wait */
+    tab->wait_ticks[tab->run_wait - 1] += seg;
+  if (nt && !pt) /* a throttled task starts: in the wait of the task it suspends? */
+    tab->run_wait = tab->nwait && tab->nwait <= OT_THR_DEPTH &&
+                            tab->wait_task[tab->nwait - 1] == prior &&
+                            tab->wait_kind[tab->nwait - 1] != 0xff
+                        ? tab->wait_kind[tab->nwait - 1] + 1u
+                        : 0;
   if (pt)
     ot_thr_ran(t, (const ot_thr_entry *)(prior & OT_THR_PTR_MASK), seg, complete, now);
   else if (OT_TASK_GEN(prior) != 0 && !(OT_TASK_GEN(prior) & 0x80000000u))

@@ -687,8 +687,10 @@ static void sync_record(loc_state *ls, const ot_rec *r, uint64_t t) {
         r->kind == ompt_sync_region_barrier_implementation)
       end_open_single(ls, t);
     uint64_t cp = r->b;
-    if (!ot_symbols_user_cp(cp) && ls->prev_work_cp && ot_sync_is_implicit_barrier(r->kind) &&
-        !ot_scan_ends_parallel(ls->loc, ls->index))
+    if (r->a == OT_SYNC_AFTER_THROTTLED) /* cp: a throttled construct's (events/sync.c) */
+      cp = ot_scan_ends_parallel(ls->loc, ls->index) ? 0 : cp;
+    else if (!ot_symbols_user_cp(cp) && ls->prev_work_cp && ot_sync_is_implicit_barrier(r->kind) &&
+             !ot_scan_ends_parallel(ls->loc, ls->index))
       cp = ls->prev_work_cp; /* the barrier of the construct that just ended */
     begin_frame(ls, F_SYNC, r->kind, c, cp, t);
     break;

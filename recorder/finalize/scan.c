@@ -148,7 +148,8 @@ static int scan_location(const ot_run *run, uint32_t loc) {
     case OT_SYNC_BEGIN:
       if (ot_sync_is_implicit_barrier(r->kind)) {
         begin_index = this_index;
-        ambiguous = was_after_work && !ot_symbols_user_cp(r->b);
+        ambiguous =
+            r->a == OT_SYNC_AFTER_THROTTLED || (was_after_work && !ot_symbols_user_cp(r->b));
       }
       break;
     case OT_SYNC_END:

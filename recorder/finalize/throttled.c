@@ -1,7 +1,9 @@
 /* Throttled instances per construct and thread, summed from the
  * OT_THROTTLED records of the log and the live threads' tables, written
  * as "omptrace::throttled": lines "<region ref> <location> <instances>
- * <ns>" (the region's definition names the construct). */
+ * <ns>" (the region's definition names the construct); and the part of
+ * throttled task time each thread ran inside a wait, as
+ * "omptrace::throttled_waits": lines "<location> <wait> <ns>". */
 #include "finalize/throttled.h"
 #include "core/clock.h"
 #include "core/throttle.h"
@@ -21,8 +23,15 @@ typedef struct {
 
 static thr_row *rows;
 static uint32_t nrows, caprows;
-static uint32_t name_throttled, text_ref;
-static char *text;
+static uint32_t name_throttled, text_ref, name_waits, waits_ref;
+static char *text, *waits_text;
+
+static const char *const wait_names[OT_THR_NWAIT] = {
+    [OT_THR_W_IBARRIER] = "implicit_barrier",
+    [OT_THR_W_BARRIER] = "barrier",
+    [OT_THR_W_TASKWAIT] = "taskwait",
+    [OT_THR_W_TASKGROUP] = "taskgroup",
+};
 
 static uint64_t ticks_ns(uint64_t end, uint64_t ticks) {
   if (ticks > end)
@@ -64,36 +73,73 @@ static enum ot_construct construct_of(unsigned kind) {
   case OT_THR_MUTEX:
     ot_mutex_constructs(kind >> 4, &c, &wait, &sblock);
     return c;
+  case OT_THR_WORK:
+    return ot_work_construct(kind >> 4);
+  case OT_THR_MASKED:
+    return OC_MASKED;
+  case OT_THR_PARALLEL:
+    return OC_PARALLEL;
   default:
     return OC_FLUSH;
   }
+}
+
+/* The rows of constructs (waits 0) or of waits (1) into a new string. */
+static char *lines(int waits) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&out, &len);
+  if (!m)
+    return NULL;
+  for (uint32_t i = 0; i < nrows; i++) {
+    const thr_row *r = &rows[i];
+    int is_wait = (r->kind & 0xfu) == OT_THR_WAIT;
+    if (is_wait != waits || (is_wait && (r->kind >> 4) >= OT_THR_NWAIT))
+      continue;
+    if (is_wait)
+      fprintf(m, "%" PRIu32 " %s %" PRIu64 "\n", r->loc, wait_names[r->kind >> 4], r->ns);
+    else
+      fprintf(m, "%" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n",
+              ot_region(construct_of(r->kind), r->cp), r->loc, r->count, r->ns);
+  }
+  fclose(m);
+  if (out && !*out) {
+    free(out);
+    out = NULL;
+  }
+  return out;
 }
 
 void ot_throttled_prepare(void) {
   ot_throttle_unwritten(unwritten, NULL);
   if (!nrows)
     return;
-  size_t len = 0;
-  FILE *m = open_memstream(&text, &len);
-  if (!m)
-    return;
-  for (uint32_t i = 0; i < nrows; i++) {
-    uint32_t region = ot_region(construct_of(rows[i].kind), rows[i].cp);
-    fprintf(m, "%" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", region, rows[i].loc,
-            rows[i].count, rows[i].ns);
+  text = lines(0);
+  waits_text = lines(1);
+  if (text) {
+    name_throttled = ot_defs_string("omptrace::throttled");
+    text_ref = ot_defs_string(text);
   }
-  fclose(m);
-  name_throttled = ot_defs_string("omptrace::throttled");
-  text_ref = ot_defs_string(text ? text : "");
+  if (waits_text) {
+    name_waits = ot_defs_string("omptrace::throttled_waits");
+    waits_ref = ot_defs_string(waits_text);
+  }
 }
 
 OTF2_ErrorCode ot_throttled_write(OTF2_GlobalDefWriter *w, OTF2_SystemTreeNodeRef process) {
-  if (!nrows || !text)
-    return OTF2_SUCCESS;
   OTF2_AttributeValue v;
-  v.stringRef = text_ref;
-  return OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(w, process, name_throttled,
+  OTF2_ErrorCode rc = OTF2_SUCCESS;
+  if (text) {
+    v.stringRef = text_ref;
+    rc = OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(w, process, name_throttled,
                                                           OTF2_TYPE_STRING, v);
+  }
+  if (waits_text && rc == OTF2_SUCCESS) {
+    v.stringRef = waits_ref;
+    rc = OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(w, process, name_waits, OTF2_TYPE_STRING,
+                                                          v);
+  }
+  return rc;
 }
 
 void ot_throttled_free(void) {
@@ -101,5 +147,6 @@ void ot_throttled_free(void) {
   rows = NULL;
   nrows = caprows = 0;
   free(text);
-  text = NULL;
+  free(waits_text);
+  text = waits_text = NULL;
 }

@@ -3,8 +3,9 @@
 case checks with python3-otf2 and otf2-print the exact task and flush
 instances recorded per creating thread, the counts of the rest in the
 "omptrace::throttled" property (recorded + throttled = what the program
-ran), a balanced timeline (invariants.check_generic), recovery after a
-kill, bad values, and the summary's report in every format.
+ran; work-sharing, masked and parallel constructs too), a balanced
+timeline (invariants.check_generic), recovery after a kill, bad values,
+and the summary's report in every format.
 
 usage: throttle_tests.py --lib L --prog P --src DIR --recover R --summary S
                          --launcher SH --schema JSON --work DIR CASE"""
@@ -42,10 +43,24 @@ CASES = {
     # one thread: the runtime runs each task at once (undeferred)
     "serial": ("serial", "100,1ms", "task", 100, 1000),
     # critical: T = 100 ms, far above a contended tiny section; the masked
-    # region inside stays recorded (masked is never throttled).
+    # regions inside the last 500 are recorded until their own throttling
+    # (SCOPED below).
     "critical": ("critical", "100,100ms", "critical", 100, 1000),
     # lock: each thread its own lock, no contention.
     "lock": ("lock", "100,1ms", "omp_set_lock", 100, 1000),
+}
+
+# Work sharing and masked (mode = construct = marker), N=100, T=100ms (far
+# above a tiny construct however loaded the machine):
+# recorded and run per thread; the critical section held by every 20th
+# instance (50 per thread that runs the construct's body) is never
+# throttled and nests in whatever is recorded around it: per thread, or
+# summed when the runtime picks the thread (sections, single).
+SCOPED = {
+    "loop": ([100, 100], [1000, 1000], [50, 50]),
+    "sections": ([100, 100], [1000, 1000], 100),
+    "single": ([100, 100], [1000, 1000], 50),
+    "masked": ([100, 0], [1000, 0], [50, 0]),
 }
 
 
@@ -131,14 +146,132 @@ def check_counts(anchor, construct, recorded, ran, complete=True):
         kind = "ThreadAcquireLock"
         expect("%s per thread" % kind, t.per_loc(lambda l: t.kind_count(kind, l)),
                [recorded] * 2)
+    allowed = [name]
     if construct == "critical":  # what a throttled critical holds is recorded
         inner = archive.markers(os.path.join(A.src, "throttle.c"))["inner"]
+        masked = "masked @ throttle.c:%d" % inner
+        allowed.append(masked)
         expect("masked regions inside per thread",
-               t.per_loc(lambda l: t.enter_count("masked", inner, l)), [ran, 0])
-    unexpected = [k for k in counts if k[0] != name]
+               t.per_loc(lambda l: t.enter_count("masked", inner, l)), [recorded, 0])
+        expect("throttled masked regions inside per thread",
+               [counts.get((masked, l), 0) for l in t.locs], [ran // 2 - recorded, 0])
+    unexpected = [k for k in counts if k[0] not in allowed]
     if unexpected:
         fail("throttled constructs other than %s: %r" % (name, unexpected))
     return t
+
+
+def check_scoped(construct):
+    """A throttled work-sharing or masked construct: recorded + throttled =
+    run per thread; what it holds is all recorded; its implicit barrier too."""
+    recorded, ran, inner = SCOPED[construct]
+    anchor, _out, _err = run(construct, "100,100ms")
+    t = load(anchor)
+    marks = archive.markers(os.path.join(A.src, "throttle.c"))
+    line = marks[construct]
+    name = "%s @ throttle.c:%d" % (construct, line)
+    counts = throttled(t)
+    expect("recorded %s per thread" % construct,
+           t.per_loc(lambda l: t.enter_count(construct, line, l)), recorded)
+    expect("throttled %s per thread" % construct, [counts.get((name, l), 0) for l in t.locs],
+           [r - k for r, k in zip(ran, recorded)])
+    crit = t.per_loc(lambda l: t.enter_count("critical", marks["wsinner"], l))
+    expect("critical sections inside", crit if isinstance(inner, list) else sum(crit), inner)
+    if construct != "masked":
+        expect("implicit barriers per thread",
+               t.per_loc(lambda l: t.enter_count("implicit barrier", line, l)), ran)
+    unexpected = [k for k in counts if k[0] != name]
+    if unexpected:
+        fail("throttled constructs other than %s: %r" % (name, unexpected))
+
+
+def check_parallel():
+    """A throttled parallel region: the whole team records it or none of
+    it; its count and time go to the master (thread 0)."""
+    anchor, _out, _err = run("parallel", "100,100ms")
+    t = load(anchor)
+    marks = archive.markers(os.path.join(A.src, "throttle.c"))
+    line = marks["parallel"]
+    name = "parallel @ throttle.c:%d" % line
+    counts = throttled(t)
+    expect("recorded parallel regions per thread",
+           t.per_loc(lambda l: t.enter_count("parallel", line, l)), [100, 100])
+    expect("throttled parallel regions per thread", [counts.get((name, l), 0) for l in t.locs],
+           [900, 0])
+    for kind, want in (("ThreadFork", [100, 0]), ("ThreadJoin", [100, 0]),
+                       ("ThreadTeamBegin", [100, 100]), ("ThreadTeamEnd", [100, 100])):
+        expect("%s per thread" % kind, t.per_loc(lambda l: t.kind_count(kind, l)), want)
+    expect("end barriers per thread",
+           t.per_loc(lambda l: t.enter_count("implicit barrier", line, l)), [100, 100])
+    # the critical section of every 20th region: only in the first 100
+    expect("critical sections inside per thread",
+           t.per_loc(lambda l: t.enter_count("critical", marks["wsinner"], l)), [5, 5])
+    unexpected = [k for k in counts if k[0] != name]
+    if unexpected:
+        fail("throttled constructs other than %s: %r" % (name, unexpected))
+
+
+def waits_property(anchor):
+    """(location, wait) -> ns, from omptrace::throttled_waits."""
+    text = subprocess.run(["otf2-print", "-G", anchor], stdout=subprocess.PIPE,
+                          universal_newlines=True).stdout
+    m = re.search(r'^SYSTEM_TREE_NODE_PROPERTY.*Name: "omptrace::throttled_waits" <\d+>, '
+                  r'Type: STRING, Value: "([^"]*)"', text, re.M | re.S)
+    got = {}
+    for line in (m.group(1) if m else "").splitlines():
+        loc, wait, ns = line.split()
+        got[(int(loc), wait)] = int(ns)
+    return got
+
+
+def summary_threads(anchor):
+    p = subprocess.run([A.summary, "--format", "json", anchor], stdout=subprocess.PIPE,
+                       universal_newlines=True)
+    expect("omptrace-summary exit status", p.returncode, 0)
+    return {r["thread"]: r for r in json.loads(p.stdout)["threads"]["threads"]}
+
+
+def t_waited():
+    """Tasks that run only in a taskwait: the summary counts their
+    throttled time as work, not as taskwait. Baseline: the same archive
+    with the property renamed (same length), which the summary ignores."""
+    anchor, _out, _err = run("waited", "100,100ms")
+    t = load(anchor)
+    line = archive.markers(os.path.join(A.src, "throttle.c"))["waited"]
+    name = "task @ throttle.c:%d" % line
+    counts = throttled(t)
+    expect("recorded tasks per thread", t.per_loc(lambda l: t.enter_count("task", line, l)),
+           [100, 0])
+    expect("throttled tasks per thread", [counts.get((name, l), 0) for l in t.locs], [900, 0])
+    waits = waits_property(anchor)
+    text = subprocess.run(["otf2-print", "-G", anchor], stdout=subprocess.PIPE,
+                          universal_newlines=True).stdout
+    m = re.search(r'Name: "omptrace::throttled" <\d+>, Type: STRING, Value: "\d+ 0 900 (\d+)',
+                  text)
+    task_ns = int(m.group(1)) if m else -1
+    expect("throttled task time in thread 0's taskwait = the tasks' time",
+           waits, {(0, "taskwait"): task_ns})
+    base_dir = os.path.join(A.work, "baseline")
+    shutil.copytree(os.path.dirname(anchor), base_dir)
+    defs = os.path.join(base_dir, "traces.def")
+    with open(defs, "rb") as f:
+        data = f.read()
+    with open(defs, "wb") as f:
+        f.write(data.replace(b"omptrace::throttled_waits", b"omptrace::throttled_xxxxx"))
+    base, adj = summary_threads(os.path.join(base_dir, "traces.otf2")), summary_threads(anchor)
+    moved = task_ns
+    for l in (0, 1):
+        print("thread %d: baseline %r, adjusted %r" % (
+            l, {k: base[l].get(k) for k in ("work_ns", "wait_ns", "taskwait_ns")},
+            {k: adj[l].get(k) for k in ("work_ns", "wait_ns", "taskwait_ns")}))
+    if base[0].get("taskwait_ns", 0) < moved:
+        fail("thread 0's taskwait (%r ns) does not hold the throttled tasks' %d ns"
+             % (base[0].get("taskwait_ns"), moved))
+    for col, delta in (("taskwait_ns", -moved), ("wait_ns", -moved), ("work_ns", moved)):
+        expect("thread 0 %s: baseline %+d" % (col, delta), adj[0].get(col, 0),
+               base[0].get(col, 0) + delta)
+    for col in ("taskwait_ns", "wait_ns", "work_ns", "implicit_barrier_ns"):
+        expect("thread 1 %s unchanged" % col, adj[1].get(col, 0), base[1].get(col, 0))
 
 
 def t_bad(value, why):
@@ -191,6 +324,12 @@ def main():
         if construct == "task":
             want = [str(ran), str(ran) if mode != "serial" else "0"]
             expect("program output", out.split(), ["tasks"] + want)
+    elif c in SCOPED:
+        check_scoped(c)
+    elif c == "parallel":
+        check_parallel()
+    elif c == "waited":
+        t_waited()
     elif c == "launcher":
         check_counts(run("tasks", "100,1ms", launcher=True)[0], "task", 100, 1000)
     elif c == "recover":  # killed after omp_control_tool_flush: the log holds the counts

@@ -6,14 +6,22 @@
  *   slow   20 tasks per thread, each busy for at least 2 ms
  *   cross  10 tasks of at least 2 ms, then 200 tiny ones, per thread
  *   flush  1000 flushes per thread
- *   critical  1000 critical sections per thread (each holding a masked)
+ *   critical  1000 critical sections per thread (the last 500 holding a
+ *          masked)
  *   lock   1000 acquisitions of the thread's own lock per thread
  *   serial as tasks on a team of one thread (its tasks run undeferred)
+ *   loop, sections, single  1000 of the construct per thread; masked
+ *          1000 (thread 0); every 20th instance holds a critical section
+ *   parallel  1000 parallel regions of two threads, the same inside
+ *   waited 1000 tiny tasks created by thread 0, each waited for in a
+ *          taskwait, while thread 1 spins without a scheduling point:
+ *          every task runs in thread 0's taskwait
  *   kill   as tasks, one more region (a worker reports the end of the
  *          last one only at the next fork), omp_control_tool_flush, SIGKILL
  * Busy tasks take at least their time however loaded the machine is. */
 #include <omp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,8 +69,10 @@ static void criticals(int n) {
 #pragma omp critical /* @critical */
       {
         done[me]++;
+        if (i >= n / 2) {
 #pragma omp masked /* @inner */
-        done[me]++;
+          done[me]++;
+        }
       }
     }
   }
@@ -85,6 +95,64 @@ static void locks(int n) {
   omp_destroy_lock(&lock[1]);
 }
 
+/* One critical section in every 20th instance: never throttled (50). */
+static void inner(int i) {
+  if (i % 20 == 0) {
+#pragma omp critical /* @wsinner */
+    done[omp_get_thread_num()]++;
+  }
+}
+
+static void worksharing(const char *mode, int n) {
+#pragma omp parallel num_threads(2)
+  for (int i = 0; i < n; i++) {
+    if (!strcmp(mode, "loop")) {
+#pragma omp for schedule(static) /* @loop */
+      for (int j = 0; j < 2; j++)
+        inner(i);
+    } else if (!strcmp(mode, "sections")) {
+#pragma omp sections /* @sections */
+      {
+#pragma omp section
+        inner(i);
+#pragma omp section
+        inner(i);
+      }
+    } else if (!strcmp(mode, "single")) {
+#pragma omp single /* @single */
+      inner(i);
+    } else {
+#pragma omp masked /* @masked */
+      inner(i);
+    }
+  }
+}
+
+static void waited(int n) {
+  atomic_int spin = 1;
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 0) {
+      for (int i = 0; i < n; i++) {
+#pragma omp task /* @waited */
+        done[0]++;
+#pragma omp taskwait
+      }
+      atomic_store(&spin, 0);
+    } else {
+      while (atomic_load(&spin)) {
+      }
+    }
+  }
+}
+
+static void regions(int n) {
+  for (int i = 0; i < n; i++) {
+#pragma omp parallel num_threads(2) /* @parallel */
+    inner(i);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "tasks";
   if (!strcmp(mode, "tasks") || !strcmp(mode, "kill"))
@@ -101,6 +169,13 @@ int main(int argc, char **argv) {
     criticals(1000);
   else if (!strcmp(mode, "lock"))
     locks(1000);
+  else if (!strcmp(mode, "loop") || !strcmp(mode, "sections") || !strcmp(mode, "single") ||
+           !strcmp(mode, "masked"))
+    worksharing(mode, 1000);
+  else if (!strcmp(mode, "parallel"))
+    regions(1000);
+  else if (!strcmp(mode, "waited"))
+    waited(1000);
   fflush(stdout);
   if (!strcmp(mode, "kill")) {
 #pragma omp parallel num_threads(2)
