@@ -131,11 +131,11 @@ def print_mpi_members(anchor):
     unlike python3-otf2, reads a rank's groups of world ranks)."""
     p = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True)
     return [int(m) for line in p.stdout.splitlines() if line.startswith("GROUP") and
-            "Type: COMM_LOCATIONS, Paradigm: MPI" in line
-            for m in re.findall(r"<(\d+)>", line.split("Members:", 1)[-1])]
+            re.search(r'Type: COMM_LOCATIONS, Paradigm: ("MPI"|MPI)[ ,]', line)
+            for m in re.findall(r"<(\d+)>", re.split(r"Members?:", line, maxsplit=1)[-1])]
 
 
-def check_merged(out, n, want_events=None):
+def check_merged(out, n, want_events=None, want_msgs=None):
     """The job's archive against its n rank archives."""
     anchor = os.path.join(out, "traces.otf2")
     eq(os.path.exists(anchor), True, "merged archive " + anchor)
@@ -189,7 +189,10 @@ def check_merged(out, n, want_events=None):
     counts, _ = otf2_print.otf2_print_counts(anchor)
     eq(sum(counts[("ENTER", l)] for l in events),
        sum(1 for v in events.values() for e in v if e[0] == "Enter"), "otf2-print Enters")
-    check_messages(events, defs)
+    msgs = check_messages(events, defs)
+    if want_msgs is not None:
+        eq(msgs, want_msgs, "messages sent")
+        eq(len(mpi_members), n, "MPI COMM_LOCATIONS members of the job")
     if want_events is not None:
         eq(total, want_events, "events")
     return events
@@ -232,6 +235,7 @@ def check_messages(events, defs):
         for (sb, st), (rb, rt) in zip(ss, recvs.get(key, [])):
             eq(sb, rb, "bytes of %r" % (key,))
             eq(st is not None and rt is not None and st <= rt, True, "send before receive %r" % (key,))
+    return sum(len(v) for v in sends.values())
 
 
 def summary_ranks(out, n):
@@ -241,6 +245,13 @@ def summary_ranks(out, n):
         ranks = json.loads(p.stdout).get("mpi", {}).get("ranks", [])
         eq([(x["rank"], x["threads"]) for x in ranks], [(r, 2) for r in range(n)],
            "summary per-rank table")
+
+
+# Point-to-point messages of each program (tests/mpi/progs) with n ranks:
+# pingpong 5 rounds there and back between ranks 0 and 1; multiple 3
+# MPI_Sendrecv per thread (2) of each of the 2 ranks; the others none.
+MESSAGES = {"pingpong": lambda n: 10 if n > 1 else 0, "multiple": lambda n: 3 * 2 * n,
+            "split": lambda n: 0, "imbalance": lambda n: 0}
 
 
 def case_job(prog, n):
@@ -258,7 +269,7 @@ def case_job(prog, n):
         # The ranks share this machine's clock: the true offset is 0, which
         # the measurement's bound must hold whatever the load.
         eq([abs(o) <= e for _, o, e in pts], [True] * len(pts), "rank %d |offset| <= bound" % r)
-    check_merged(out, n)
+    check_merged(out, n, want_msgs=MESSAGES[prog](n))
     summary_ranks(out, n)
     return out
 
