@@ -9,7 +9,10 @@ region's barrier is) and, for comparison, omptrace paused
 interleaved, --reps processes each; prints the median over processes of each process's best block (the least
 disturbed by other load), in ns per event, and the archive size.
 
-  /usr/bin/python3 bench/filter_bench.py --build BUILD_DIR [--reps N] [--iters N]"""
+--before LIB adds a fifth variant, another libomptrace.so (an earlier build)
+with the same filter file, to compare the excluded path of two versions.
+
+  /usr/bin/python3 bench/filter_bench.py --build BUILD_DIR [--reps N] [--iters N] [--before LIB]"""
 
 import argparse
 import os
@@ -52,6 +55,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--iters", type=int, default=20000)
+    ap.add_argument("--before", help="an earlier libomptrace.so, run filtered too")
     a = ap.parse_args()
     hotpath = os.path.join(a.build, "bench", "ot_hotpath")
     noop = os.path.join(a.build, "bench", "libot_noop_tool.so")
@@ -63,6 +67,8 @@ def main():
     variants = [("no-op tool", noop, {}), ("omptrace", lib, {}),
                 ("omptrace filtered", lib, {"OMPTRACE_FILTER": flt}),
                 ("omptrace paused", lib, {"OMPTRACE_START": "paused"})]
+    if a.before:
+        variants.append(("filtered, before", os.path.abspath(a.before), {"OMPTRACE_FILTER": flt}))
     res = {v[0]: [] for v in variants}
     sizes = {v[0]: [] for v in variants}
     for rep in range(a.reps):
@@ -83,7 +89,7 @@ def main():
         print("| %s | %s | %+.1f | %.2f |" % (s, " | ".join("%.1f" % m for m in med),
                                                med[2] - med[0], med[2] / med[1]))
     print("archive + log bytes: " + ", ".join(
-        "%s %.0f KiB" % (n, statistics.median(sizes[n]) / 1024) for n in names[1:3]))
+        "%s %.0f KiB" % (n, statistics.median(sizes[n]) / 1024) for n in names[1:3] + names[4:]))
 
 
 if __name__ == "__main__":

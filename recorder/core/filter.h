@@ -59,10 +59,15 @@ static inline uint64_t ot_filter_key(unsigned fclass, unsigned kind, uint64_t cp
   return ((uint64_t)((fclass << 8) | (kind & 0xffu)) << 48) | (cp & 0xffffffffffffull);
 }
 
+/* The key's home slot in the table. */
+static inline uint32_t ot_filter_hash(uint64_t key) {
+  return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (OT_FILTER_SLOTS - 1);
+}
+
 /* Decision for key: OT_FILT_DROP, OT_FILT_KEEP, or OT_FILT_PENDING (and
  * *claimed = 1 when this call claimed the key). No lock, no allocation. */
 static inline unsigned ot_filter_lookup(uint64_t key, int *claimed) {
-  uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (OT_FILTER_SLOTS - 1);
+  uint32_t h = ot_filter_hash(key);
   for (unsigned i = 0; i < OT_FILTER_PROBES; i++, h = (h + 1) & (OT_FILTER_SLOTS - 1)) {
     uint64_t k = atomic_load_explicit(&ot_filter_keys[h], memory_order_acquire);
     if (k == 0) {

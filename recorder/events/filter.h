@@ -29,6 +29,23 @@ static inline ot_filter_tls *ot_filt_self(void) {
   return f;
 }
 
+/* The fast path's view (events/sync.c): the decision for a key found in
+ * its home slot, or OT_FILT_EMPTY (not there, or cp 0: take the full
+ * path, which probes on and claims). */
+static inline unsigned ot_filt_home(unsigned fclass, unsigned kind, const void *cp) {
+  uint64_t key = ot_filter_key(fclass, kind, (uint64_t)cp);
+  uint32_t h = ot_filter_hash(key);
+  if (!cp || atomic_load_explicit(&ot_filter_keys[h], memory_order_acquire) != key)
+    return OT_FILT_EMPTY;
+  return atomic_load_explicit(&ot_filter_state[h], memory_order_acquire);
+}
+
+/* 1 when the calling thread's state is of the current epoch (else the
+ * full path empties it first). */
+static inline int ot_filt_current(const ot_filter_tls *f) {
+  return f->epoch == atomic_load_explicit(&ot_filter_epoch, memory_order_relaxed);
+}
+
 /* A begin record: 1 when it (and its end) are dropped. */
 static inline int ot_filt_begin(unsigned fclass, unsigned kind, const void *cp) {
   ot_filter_tls *f = ot_filt_self();
@@ -42,18 +59,24 @@ static inline int ot_filt_begin(unsigned fclass, unsigned kind, const void *cp) 
 }
 
 /* An end record: 1 when its begin was dropped. */
-static inline int ot_filt_end(void) {
-  ot_filter_tls *f = ot_filt_self();
+static inline int ot_filt_end_of(ot_filter_tls *f) {
   if (f->depth == 0)
     return 0;
   f->depth--;
   return f->depth < OT_FILTER_DEPTH && ((f->bits >> f->depth) & 1);
 }
 
+static inline int ot_filt_end(void) {
+  return ot_filt_end_of(ot_filt_self());
+}
+
 /* A record inside the innermost open construct (a sync region's wait). */
-static inline int ot_filt_inside(void) {
-  const ot_filter_tls *f = ot_filt_self();
+static inline int ot_filt_inside_of(const ot_filter_tls *f) {
   return f->depth > 0 && f->depth <= OT_FILTER_DEPTH && ((f->bits >> (f->depth - 1)) & 1);
+}
+
+static inline int ot_filt_inside(void) {
+  return ot_filt_inside_of(ot_filt_self());
 }
 
 /* Lock acquisition: mutex_acquire decides (with room left to remember the

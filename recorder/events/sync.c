@@ -23,8 +23,9 @@ static inline void remember_ts(ot_thread *t, unsigned next, unsigned kind, uint6
 }
 
 /* A wait follows its region; a region's end follows its begin. */
-static int sync_filtered(unsigned begin_type, unsigned kind, ompt_scope_endpoint_t endpoint,
-                         const void *codeptr_ra) {
+static inline __attribute__((always_inline)) int sync_filtered(unsigned begin_type, unsigned kind,
+                                                               ompt_scope_endpoint_t endpoint,
+                                                               const void *codeptr_ra) {
   if (begin_type == OT_SYNC_WAIT_BEGIN)
     return ot_filt_inside();
   if (endpoint == ompt_scope_beginend)
@@ -92,16 +93,68 @@ static __attribute__((noinline)) void sync_event_slow(ot_thread *t, unsigned wha
   sync_record_a(t, begin_type, k, endpoint, parallel_data, codeptr_ra, a);
 }
 
+/* A filter file or throttling. Filter alone, a key decided in its home
+ * slot and a current thread state: decided here with the handler's five
+ * arguments and every call a tail call, so an excluded construct returns
+ * after a few loads. Anything else goes the full way. */
+static inline __attribute__((always_inline)) void
+sync_event_filtered(unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel_data, const ompt_data_t *task_data,
+                    const void *codeptr_ra) {
+  ot_thread *t = ot_self;
+  ot_filter_tls *f = &ot_filter_self;
+  int drop;
+  if (t->throttle || !ot_filt_current(f) || endpoint == ompt_scope_beginend)
+    goto full;
+  if (begin_type == OT_SYNC_WAIT_BEGIN)
+    drop = ot_filt_inside_of(f);
+  else if (endpoint == ompt_scope_end)
+    drop = ot_filt_end_of(f);
+  else {
+    unsigned s = ot_filt_home(OT_FC_SYNC, k, codeptr_ra);
+    if (s == OT_FILT_EMPTY || f->depth >= OT_FILTER_DEPTH)
+      goto full;
+    drop = s == OT_FILT_DROP;
+    f->bits = drop ? f->bits | (1ull << f->depth) : f->bits & ~(1ull << f->depth);
+    f->depth++;
+  }
+  if (!drop)
+    sync_record(t, begin_type, k, endpoint, parallel_data, codeptr_ra);
+  return;
+full:
+  sync_event_slow(t, begin_type | (unsigned)endpoint << 8, k, parallel_data, task_data, codeptr_ra);
+}
+
+static __attribute__((noinline)) void sync_region_filtered(ompt_sync_region_t kind,
+                                                           ompt_scope_endpoint_t endpoint,
+                                                           ompt_data_t *parallel_data,
+                                                           const ompt_data_t *task_data,
+                                                           const void *codeptr_ra) {
+  sync_event_filtered(OT_SYNC_BEGIN, (unsigned)kind, endpoint, parallel_data, task_data,
+                      codeptr_ra);
+}
+
+static __attribute__((noinline)) void sync_wait_filtered(ompt_sync_region_t kind,
+                                                         ompt_scope_endpoint_t endpoint,
+                                                         ompt_data_t *parallel_data,
+                                                         const ompt_data_t *task_data,
+                                                         const void *codeptr_ra) {
+  sync_event_filtered(OT_SYNC_WAIT_BEGIN, (unsigned)kind, endpoint, parallel_data, task_data,
+                      codeptr_ra);
+}
+
 static inline __attribute__((always_inline)) void
 sync_event(unsigned begin_type, ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
            ompt_data_t *parallel_data, const ompt_data_t *task_data, const void *codeptr_ra) {
   ot_thread *t = ot_enter();
   if (!t)
     return;
-  if (__builtin_expect(ot_filter_on || t->throttle, 0))
-    sync_event_slow(t, begin_type | (unsigned)endpoint << 8, (unsigned)kind, parallel_data,
-                    task_data, codeptr_ra);
-  else
+  if (__builtin_expect(ot_filter_on || t->throttle, 0)) {
+    if (begin_type == OT_SYNC_BEGIN)
+      sync_region_filtered(kind, endpoint, parallel_data, task_data, codeptr_ra);
+    else
+      sync_wait_filtered(kind, endpoint, parallel_data, task_data, codeptr_ra);
+  } else
     sync_record(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
 }
 
