@@ -46,6 +46,19 @@ static inline int ot_filt_current(const ot_filter_tls *f) {
   return f->epoch == atomic_load_explicit(&ot_filter_epoch, memory_order_relaxed);
 }
 
+/* A begin decided from its home slot (f current): 1 dropped, 0 recorded,
+ * its bit pushed either way; -1 not decided here (take ot_filt_begin). */
+static inline int ot_filt_begin_home(ot_filter_tls *f, unsigned fclass, unsigned kind,
+                                     const void *cp) {
+  unsigned s = ot_filt_home(fclass, kind, cp);
+  if (s == OT_FILT_EMPTY || f->depth >= OT_FILTER_DEPTH)
+    return -1;
+  int drop = s == OT_FILT_DROP;
+  f->bits = drop ? f->bits | (1ull << f->depth) : f->bits & ~(1ull << f->depth);
+  f->depth++;
+  return drop;
+}
+
 /* A begin record: 1 when it (and its end) are dropped. */
 static inline int ot_filt_begin(unsigned fclass, unsigned kind, const void *cp) {
   ot_filter_tls *f = ot_filt_self();

@@ -110,14 +110,8 @@ sync_event_filtered(unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpo
     drop = ot_filt_inside_of(f);
   else if (endpoint == ompt_scope_end)
     drop = ot_filt_end_of(f);
-  else {
-    unsigned s = ot_filt_home(OT_FC_SYNC, k, codeptr_ra);
-    if (s == OT_FILT_EMPTY || f->depth >= OT_FILTER_DEPTH)
-      goto full;
-    drop = s == OT_FILT_DROP;
-    f->bits = drop ? f->bits | (1ull << f->depth) : f->bits & ~(1ull << f->depth);
-    f->depth++;
-  }
+  else if ((drop = ot_filt_begin_home(f, OT_FC_SYNC, k, codeptr_ra)) < 0)
+    goto full;
   if (!drop)
     sync_record(t, begin_type, k, endpoint, parallel_data, codeptr_ra);
   return;

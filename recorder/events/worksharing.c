@@ -16,12 +16,28 @@ static __attribute__((noinline)) void emit_kept(ot_thread *t, uint32_t what, uin
  * differ). Out of line, with few arguments, so the recording path saves
  * no registers for it; a dropped record saves none either (emit_kept).
  * what: class | type << 8 | kind << 16 | begin << 24. */
-static __attribute__((noinline)) void emit_filtered(ot_thread *t, uint32_t what, uint32_t a,
-                                                    const void *codeptr_ra,
-                                                    ompt_data_t *parallel_data) {
+static __attribute__((noinline)) void emit_filtered_full(ot_thread *t, uint32_t what, uint32_t a,
+                                                         const void *codeptr_ra,
+                                                         ompt_data_t *parallel_data) {
   unsigned kind = (what >> 16) & 0xffu;
   int drop = (what >> 24) ? ot_filt_begin(what & 0xffu, kind, codeptr_ra) : ot_filt_end();
   if (!drop)
+    emit_kept(t, what, a, codeptr_ra, parallel_data);
+}
+
+/* The common case first (a current thread state, a begin's key decided in
+ * its home slot): no loop, so no register saves; the rest goes the full way. */
+static __attribute__((noinline)) void emit_filtered(ot_thread *t, uint32_t what, uint32_t a,
+                                                    const void *codeptr_ra,
+                                                    ompt_data_t *parallel_data) {
+  ot_filter_tls *f = &ot_filter_self;
+  int drop = -1;
+  if (ot_filt_current(f))
+    drop = (what >> 24) ? ot_filt_begin_home(f, what & 0xffu, (what >> 16) & 0xffu, codeptr_ra)
+                        : ot_filt_end_of(f);
+  if (drop < 0)
+    emit_filtered_full(t, what, a, codeptr_ra, parallel_data);
+  else if (!drop)
     emit_kept(t, what, a, codeptr_ra, parallel_data);
 }
 
