@@ -1,5 +1,8 @@
 /* Clock alignment: rank 0 measures each other rank's clock offset in turn
- * by ping-pong (ROUNDS round trips; the one with the smallest round trip
+ * by ping-pong (at least MIN_ROUNDS round trips, more while the best is
+ * slower than GOOD_RTT_NS, up to MAX_ROUNDS or BUDGET_NS: on a loaded
+ * machine a rank is often not scheduled in time, and the error bound is
+ * half the best round trip; the one with the smallest round trip
  * wins: offset = rank 0's clock at its middle - the rank's clock read in
  * it, error bound = half the round trip), and every rank appends
  * "<own time> <offset> <error>" (ns) to DIR/rank-R/clock-sync, synced to
@@ -19,8 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ROUNDS 10
-#define TAG 32123 /* below the smallest MPI_TAG_UB (32767) */
+#define MIN_ROUNDS 10
+#define MAX_ROUNDS 400
+#define GOOD_RTT_NS 20000u
+#define BUDGET_NS 100000000u /* per rank and sync point */
+#define TAG 32123            /* below the smallest MPI_TAG_UB (32767) */
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -67,12 +73,16 @@ static void append(uint64_t own, int64_t offset, uint64_t error) {
   close(fd);
 }
 
-/* Rank 0's side with rank r: {r's time, offset, error} of the best round. */
+/* Rank 0's side with rank r: {r's time, offset, error} of the best round.
+ * Each ping carries 1 (answer it) or 0 (the result follows). */
 static int measure(int r, int64_t res[3]) {
-  uint64_t best = UINT64_MAX;
-  for (int i = 0; i < ROUNDS; i++) {
+  uint64_t best = UINT64_MAX, start = now_ns();
+  int ping = 1;
+  for (int i = 0; i < MAX_ROUNDS; i++) {
+    if (i >= MIN_ROUNDS && (best <= GOOD_RTT_NS || now_ns() - start > BUDGET_NS))
+      break;
     uint64_t theirs = 0, t0 = now_ns();
-    if (PMPI_Send(NULL, 0, MPI_BYTE, r, TAG, MPI_COMM_WORLD) != MPI_SUCCESS ||
+    if (PMPI_Send(&ping, 1, MPI_INT, r, TAG, MPI_COMM_WORLD) != MPI_SUCCESS ||
         PMPI_Recv(&theirs, 1, MPI_UINT64_T, r, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
             MPI_SUCCESS)
       return -1;
@@ -84,14 +94,21 @@ static int measure(int r, int64_t res[3]) {
       res[2] = (int64_t)((best + 1) / 2);
     }
   }
-  return PMPI_Send(res, 3, MPI_INT64_T, r, TAG, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+  ping = 0;
+  return PMPI_Send(&ping, 1, MPI_INT, r, TAG, MPI_COMM_WORLD) == MPI_SUCCESS &&
+                 PMPI_Send(res, 3, MPI_INT64_T, r, TAG, MPI_COMM_WORLD) == MPI_SUCCESS
+             ? 0
+             : -1;
 }
 
 /* Rank r's side: answers each ping with its clock, then gets the result. */
 static int answer(int64_t res[3]) {
-  for (int i = 0; i < ROUNDS; i++) {
-    if (PMPI_Recv(NULL, 0, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+  for (;;) {
+    int ping = 0;
+    if (PMPI_Recv(&ping, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
       return -1;
+    if (!ping)
+      break;
     uint64_t t = now_ns();
     if (PMPI_Send(&t, 1, MPI_UINT64_T, 0, TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
       return -1;
