@@ -10,6 +10,7 @@
  * these as OTF2 ClockOffsets (docs/mpi.md, "Clocks"). Times are
  * CLOCK_MONOTONIC ns, the archive's time base. */
 #include "mpi/clock_sync.h"
+#include "core/clock.h"
 #include "events/mpi_dir.h"
 
 #include <dlfcn.h>
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MIN_ROUNDS 10
@@ -27,12 +27,6 @@
 #define GOOD_RTT_NS 20000u
 #define BUDGET_NS 100000000u /* per rank and sync point */
 #define TAG 32123            /* below the smallest MPI_TAG_UB (32767) */
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The recorder's directory, or NULL (not loaded, or recording nothing).
  * The OpenMP runtime loads the tool privately: then ask the library. */
@@ -76,17 +70,17 @@ static void append(uint64_t own, int64_t offset, uint64_t error) {
 /* Rank 0's side with rank r: {r's time, offset, error} of the best round.
  * Each ping carries 1 (answer it) or 0 (the result follows). */
 static int measure(int r, int64_t res[3]) {
-  uint64_t best = UINT64_MAX, start = now_ns();
+  uint64_t best = UINT64_MAX, start = ot_monotonic_ns();
   int ping = 1;
   for (int i = 0; i < MAX_ROUNDS; i++) {
-    if (i >= MIN_ROUNDS && (best <= GOOD_RTT_NS || now_ns() - start > BUDGET_NS))
+    if (i >= MIN_ROUNDS && (best <= GOOD_RTT_NS || ot_monotonic_ns() - start > BUDGET_NS))
       break;
-    uint64_t theirs = 0, t0 = now_ns();
+    uint64_t theirs = 0, t0 = ot_monotonic_ns();
     if (PMPI_Send(&ping, 1, MPI_INT, r, TAG, MPI_COMM_WORLD) != MPI_SUCCESS ||
         PMPI_Recv(&theirs, 1, MPI_UINT64_T, r, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
             MPI_SUCCESS)
       return -1;
-    uint64_t t1 = now_ns();
+    uint64_t t1 = ot_monotonic_ns();
     if (t1 - t0 < best) {
       best = t1 - t0;
       res[0] = (int64_t)theirs;
@@ -109,7 +103,7 @@ static int answer(int64_t res[3]) {
       return -1;
     if (!ping)
       break;
-    uint64_t t = now_ns();
+    uint64_t t = ot_monotonic_ns();
     if (PMPI_Send(&t, 1, MPI_UINT64_T, 0, TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
       return -1;
   }
@@ -128,7 +122,7 @@ void ot_clock_sync(void) {
     for (int r = 1; r < size; r++)
       if (measure(r, res) != 0)
         return;
-    append(now_ns(), 0, 0);
+    append(ot_monotonic_ns(), 0, 0);
   } else if (answer(res) == 0) {
     append((uint64_t)res[0], res[1], (uint64_t)res[2]);
   }
