@@ -26,8 +26,12 @@ static const OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
 #define CHUNK_SIZE OTF2_CHUNK_SIZE_MIN
 #define CHUNKS_PER_BUFFER 32
 
+/* A flush hands a writer's chunks back and OTF2 asks for them again at
+ * once: they are kept (n in use, have allocated) and reused, so each page
+ * is faulted in once per location instead of once per flush, the budget
+ * unchanged. */
 typedef struct chunk_list {
-  uint32_t n;
+  uint32_t n, have;
   void *chunk[CHUNKS_PER_BUFFER];
 } chunk_list;
 
@@ -38,11 +42,14 @@ static void *chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef loc, v
   if (!l && !(l = *per_buffer = calloc(1, sizeof *l)))
     return NULL;
   if (l->n == CHUNKS_PER_BUFFER)
-    return NULL; /* OTF2 flushes this buffer, frees its chunks and asks again */
-  void *c = malloc(size);
-  if (c)
-    l->chunk[l->n++] = c;
-  return c;
+    return NULL; /* OTF2 flushes this buffer, hands its chunks back and asks again */
+  if (l->n == l->have) {
+    void *c = malloc(size);
+    if (!c)
+      return NULL;
+    l->chunk[l->have++] = c;
+  }
+  return l->chunk[l->n++];
 }
 
 static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
@@ -51,10 +58,10 @@ static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc,
   chunk_list *l = *per_buffer;
   if (!l)
     return;
-  for (uint32_t i = 0; i < l->n; i++)
-    free(l->chunk[i]);
   l->n = 0;
   if (final) {
+    for (uint32_t i = 0; i < l->have; i++)
+      free(l->chunk[i]);
     free(l);
     *per_buffer = NULL;
   }
