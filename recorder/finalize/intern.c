@@ -29,6 +29,18 @@ static int intern_grow(ot_intern *t) {
   return 0;
 }
 
+uint32_t ot_intern_find(const ot_intern *t, const void *key, uint32_t len) {
+  if (!t->cap)
+    return UINT32_MAX;
+  uint64_t h = ot_hash_bytes(key, len);
+  for (uint32_t i = (uint32_t)h & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1)) {
+    uint32_t id = t->slots[i] - 1;
+    if (t->hashes[id] == h && t->lens[id] == len && memcmp(t->keys[id], key, len) == 0)
+      return id;
+  }
+  return UINT32_MAX;
+}
+
 uint32_t ot_intern_get(ot_intern *t, const void *key, uint32_t len, int *is_new) {
   if (is_new)
     *is_new = 0;

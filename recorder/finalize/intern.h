@@ -21,6 +21,8 @@ typedef struct ot_intern {
 /* Id of key (len bytes), inserting it if new; *is_new (may be NULL) tells.
  * UINT32_MAX when memory runs out. */
 uint32_t ot_intern_get(ot_intern *t, const void *key, uint32_t len, int *is_new);
+/* Id of key, or UINT32_MAX when it was never inserted. */
+uint32_t ot_intern_find(const ot_intern *t, const void *key, uint32_t len);
 static inline const void *ot_intern_key(const ot_intern *t, uint32_t id) {
   return t->keys[id];
 }

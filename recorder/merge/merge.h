@@ -52,7 +52,7 @@ typedef struct mg_defs {
   size_t n, cap;
 } mg_defs;
 
-/* Byte-string keys -> 64-bit values (merge/hash.c). */
+/* Byte-string keys -> 64-bit values (merge/hash.c, on finalize/intern.h). */
 typedef struct mg_hash mg_hash;
 mg_hash *mg_hash_new(void);
 void mg_hash_free(mg_hash *h);

@@ -1,6 +1,6 @@
-# omptrace-merge: the rank archives of an MPI job as one archive (OTF2
-# only; no recorder code). Built and installed beside omptrace-recover,
-# which it runs on a rank that left only its record log.
+# omptrace-merge: the rank archives of an MPI job as one archive (OTF2;
+# of the recorder only finalize's hash tables). Built and installed beside
+# omptrace-recover, which it runs on a rank that left only its record log.
 add_executable(omptrace-merge
   ${CMAKE_CURRENT_LIST_DIR}/main.c
   ${CMAKE_CURRENT_LIST_DIR}/ranks.c
@@ -10,6 +10,7 @@ add_executable(omptrace-merge
   ${CMAKE_CURRENT_LIST_DIR}/write.c
   ${CMAKE_CURRENT_LIST_DIR}/files.c
   ${CMAKE_CURRENT_LIST_DIR}/hash.c
+  ${CMAKE_CURRENT_LIST_DIR}/../finalize/intern.c
   ${CMAKE_CURRENT_LIST_DIR}/defs.c)
 target_include_directories(omptrace-merge PRIVATE ${OT_RECORDER_DIR})
 target_link_libraries(omptrace-merge PRIVATE PkgConfig::OTF2 m)

@@ -75,7 +75,8 @@ static void test_intern_many(void) {
   enum { N = 100000 };
   ot_intern t = {0};
   char key[32];
-  int bad_ins = 0, bad_find = 0, bad_copy = 0;
+  int bad_ins = 0, bad_find = 0, bad_copy = 0, bad_lookup = 0;
+  CHECK_U64("find in an empty table", ot_intern_find(&t, "region-0", 8), UINT32_MAX);
   for (uint32_t i = 0; i < N; i++) {
     int len = snprintf(key, sizeof key, "region-%u", i);
     int is_new = 0;
@@ -89,7 +90,13 @@ static void test_intern_many(void) {
       bad_find++;
     if (strcmp(ot_intern_key(&t, i), key) != 0)
       bad_copy++;
+    if (ot_intern_find(&t, key, (uint32_t)len) != i)
+      bad_lookup++;
   }
+  CHECK_I64("100000 keys: ot_intern_find gives each id", bad_lookup, 0);
+  CHECK_U64("find of an absent key", ot_intern_find(&t, "region-100000", 13), UINT32_MAX);
+  CHECK_U64("find of a prefix", ot_intern_find(&t, "region-1", 7), UINT32_MAX);
+  CHECK_U64("find inserts nothing", t.n, N);
   CHECK_I64("100000 keys: each new with the next id", bad_ins, 0);
   CHECK_I64("100000 keys: each found again with its id", bad_find, 0);
   CHECK_I64("100000 keys: stored copies", bad_copy, 0);
