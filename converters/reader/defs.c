@@ -237,7 +237,15 @@ static void resolve(otr_archive *a, mtmp *m) {
       if (a->raw_groups.v[g].id == a->raw_locations.v[i].b)
         d->location_group[i] = g;
   }
+  /* A merged MPI job names its ranks "rank R": the program is the
+   * archive's OMPTRACE::PROGRAM property, where the recorder wrote one. */
   d->program = NULL;
+  char *prop = NULL;
+  if (OTF2_Reader_GetProperty(a->rd, "OMPTRACE::PROGRAM", &prop) == OTF2_SUCCESS && prop) {
+    if (*prop)
+      d->program = otr_xstrdup(prop);
+    free(prop);
+  }
   for (uint32_t i = 0; i < a->raw_groups.n && !d->program; i++)
     if (a->raw_groups.v[i].b == OTF2_LOCATION_GROUP_TYPE_PROCESS)
       d->program = otr_xstrdup(S(a, a->raw_groups.v[i].a));

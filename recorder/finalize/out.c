@@ -273,6 +273,8 @@ static int write_archive(out_state *o) {
     return -1;
   }
   OTF2_ErrorCode e = write_events(o);
+  if (e == OTF2_SUCCESS) /* an MPI rank's process group is "rank R": the program goes here */
+    e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::PROGRAM", o->run->program, true);
   if (e == OTF2_SUCCESS)
     e = write_all_definitions(o);
   OTF2_ErrorCode ce = OTF2_Archive_Close(o->archive);

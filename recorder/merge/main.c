@@ -107,6 +107,7 @@ static void free_job(mg_job *j) {
     for (int k = 0; k < MG_KINDS; k++)
       mg_defs_free(&j->ranks[i].defs[k]), mg_hash_free(j->ranks[i].map[k]);
     free(j->ranks[i].dir);
+    free(j->ranks[i].program);
     free(j->ranks[i].clock);
   }
   free(j->ranks);

@@ -70,7 +70,8 @@ typedef struct mg_clock {
 
 typedef struct mg_rank {
   int rank;
-  char *dir; /* DIR/rank-R */
+  char *dir;     /* DIR/rank-R */
+  char *program; /* its OMPTRACE::PROGRAM property, NULL if none */
   mg_defs defs[MG_KINDS];
   mg_hash *map[MG_KINDS]; /* local id -> global id */
   uint64_t resolution, start, length, realtime;

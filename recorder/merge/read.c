@@ -5,6 +5,7 @@
 #include "merge/merge.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OK OTF2_CALLBACK_SUCCESS
@@ -177,6 +178,13 @@ int mg_read_rank(mg_rank *r) {
   }
   if (e == OTF2_SUCCESS)
     e = OTF2_Reader_GetChunkSize(rd, &r->evt_chunk, &r->def_chunk);
+  char *program = NULL; /* optional: archives of older versions have none */
+  if (e == OTF2_SUCCESS &&
+      OTF2_Reader_GetProperty(rd, "OMPTRACE::PROGRAM", &program) == OTF2_SUCCESS && program) {
+    free(r->program);
+    r->program = *program ? mg_strdup(program) : NULL;
+    free(program);
+  }
   OTF2_Reader_Close(rd);
   if (e != OTF2_SUCCESS || !r->resolution) {
     mg_error("%s: corrupt archive (%s)", anchor,

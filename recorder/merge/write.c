@@ -181,6 +181,8 @@ int mg_write(mg_job *j) {
     e = OTF2_Archive_SetSerialCollectiveCallbacks(ar);
   if (e == OTF2_SUCCESS)
     e = OTF2_Archive_SetCreator(ar, ME);
+  if (e == OTF2_SUCCESS && r0->program) /* the job's program, as each rank named it */
+    e = OTF2_Archive_SetProperty(ar, "OMPTRACE::PROGRAM", r0->program, true);
   if (e == OTF2_SUCCESS)
     e = write_all_local(ar, j);
   if (e == OTF2_SUCCESS)

@@ -243,10 +243,13 @@ def check_messages(events, defs, slack):
     return sum(len(v) for v in sends.values())
 
 
-def summary_ranks(out, n):
+def summary_ranks(out, n, program):
     p = subprocess.run([A.summary, "--format", "json", out], capture_output=True, text=True)
     eq(p.returncode, 0, "omptrace-summary (stderr: %s)" % p.stderr[-300:])
     if p.returncode == 0:
+        # The ranks' process groups are "rank R"; the program is named by the
+        # archive's OMPTRACE::PROGRAM property, which the merge keeps.
+        eq(json.loads(p.stdout)["overview"]["run"]["program"], program, "summary's program")
         ranks = json.loads(p.stdout).get("mpi", {}).get("ranks", [])
         eq([(x["rank"], x["threads"]) for x in ranks], [(r, 2) for r in range(n)],
            "summary per-rank table")
@@ -275,7 +278,7 @@ def case_job(prog, n):
         # the measurement's bound must hold whatever the load.
         eq([abs(o) <= e for _, o, e in pts], [True] * len(pts), "rank %d |offset| <= bound" % r)
     check_merged(out, n, want_msgs=MESSAGES[prog](n))
-    summary_ranks(out, n)
+    summary_ranks(out, n, "mpi_" + prog)
     return out
 
 
