@@ -385,17 +385,8 @@ static void suspend_running(loc_state *ls, uint64_t t) {
     return;
   settle(ls, 0);
   uint32_t index = ls->task_at - 1, count = ls->n - index;
-  frame *copy = malloc(count * sizeof *copy);
-  if (copy) {
-    memcpy(copy, &ls->st[index], count * sizeof *copy);
-    ot_susp e = {ls->st[index].id, copy, count, ls->loc};
-    void *old = NULL;
-    if (ot_susp_put(&e, &old) != 0)
-      free(copy);
-    free(old);
-  }
-  if (!copy) { /* out of memory: the task's regions end here instead */
-    close_to(ls, index, t);
+  if (ot_susp_put(ls->st[index].id, ls->loc, &ls->st[index], count, sizeof *ls->st) != 0) {
+    close_to(ls, index, t); /* out of memory: the task's regions end here instead */
     return;
   }
   ls->n = index;
@@ -405,27 +396,35 @@ static void suspend_running(loc_state *ls, uint64_t t) {
 
 /* The task continues its region stack, on this location or, untied, on
  * another: its frames come back without an Enter (a critical section it
- * holds is still held). */
+ * holds is still held), in one copy; they take the limit of what they now
+ * sit on, as pushed frames do. */
 static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
   ot_susp s;
   if (!ot_susp_take(task, &s))
     return 0;
-  frame *frames = s.frames;
-  for (uint32_t k = 0; k < s.n; k++) {
-    frame *f = push(ls, 0, 0, 0, 0, 0);
-    if (!f)
-      break;
-    uint64_t limit = f->limit;
-    *f = frames[k];
-    f->limit = limit;
-    if (f->type == F_TASK) {
-      ls->task_at = ls->n;
-    } else if (f->type == F_PARALLEL) {
-      f->outer_task = ls->task_at;
-      ls->task_at = 0;
+  frame *st = ot_grow(ls->st, &ls->cap, (uint64_t)ls->n + s.n, sizeof *st, 32);
+  if (st) {
+    ls->st = st;
+    memcpy(&st[ls->n], s.frames, s.n * sizeof *st);
+    uint64_t limit = ls->n ? st[ls->n - 1].limit : UINT64_MAX;
+    for (uint32_t k = ls->n; k < ls->n + s.n; k++) {
+      frame *f = &st[k];
+      f->limit = limit;
+      if (f->type == F_TASK) {
+        ls->task_at = k + 1;
+      } else if (f->type == F_PARALLEL) {
+        f->outer_task = ls->task_at;
+        ls->task_at = 0;
+      }
     }
+    ls->n += s.n;
+    n_pushed += s.n;
+    if (ls->n > peak_depth)
+      peak_depth = ls->n;
+  } else if (werr == OTF2_SUCCESS) {
+    werr = OTF2_ERROR_MEM_ALLOC_FAILED;
   }
-  free(frames);
+  ot_susp_done(&s);
   lazy_resumes(ls, t);
   return 1;
 }
@@ -1240,7 +1239,7 @@ static void end_suspended(loc_state *ls, uint64_t t) {
       if (f)
         *f = frames[k];
     }
-    free(frames);
+    ot_susp_done(&s);
     close_to(ls, index, t);
     ls->task_at = 0;
   }
@@ -1374,7 +1373,7 @@ out:
   ot_verbose("replay: %" PRIu64 " records, %" PRIu64 " frames pushed, %" PRIu64
              " frames scanned, %" PRIu64 " suspension probes, peak stack depth %u",
              ot_scan_records(), n_pushed, n_scanned, ot_susp_probes(), peak_depth);
-  ot_susp_free(free);
+  ot_susp_free();
   *err = werr;
   return rc != 0 ? rc : werr != OTF2_SUCCESS ? (int)werr : 0;
 }

@@ -1,5 +1,6 @@
 # Finalize pipeline: the run loaded from the record log -> OTF2 archive.
 target_sources(omptrace_pipeline PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/blocks.c
   ${CMAKE_CURRENT_LIST_DIR}/defs.c
   ${CMAKE_CURRENT_LIST_DIR}/filtered.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c

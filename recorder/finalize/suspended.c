@@ -3,9 +3,11 @@
  * whatever the number of tasks, and an untied task resumed on another
  * location leaves no stale entry behind. */
 #include "finalize/suspended.h"
+#include "finalize/blocks.h"
 #include "finalize/intern.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static ot_susp *slots;
 static uint64_t cap, count, probes; /* cap: power of two or 0 */
@@ -47,22 +49,28 @@ static int64_t lookup(uint64_t task) {
   }
 }
 
-int ot_susp_put(const ot_susp *e, void **replaced) {
-  *replaced = NULL;
-  int64_t i = lookup(e->task);
+int ot_susp_put(uint64_t task, uint32_t loc, const void *frames, uint32_t n, size_t size) {
+  void *copy = ot_block_get(n * size);
+  if (!copy)
+    return -1;
+  memcpy(copy, frames, n * size);
+  ot_susp e = {task, copy, n, loc};
+  int64_t i = lookup(task);
   if (i >= 0) {
-    *replaced = slots[i].frames;
-    slots[i] = *e;
+    ot_block_put(slots[i].frames);
+    slots[i] = e;
     return 0;
   }
-  if ((count + 1) * 2 > cap && grow() != 0)
+  if ((count + 1) * 2 > cap && grow() != 0) {
+    ot_block_put(copy);
     return -1;
-  uint64_t j = home(e->task);
+  }
+  uint64_t j = home(task);
   while (slots[j].task) {
     probes++;
     j = (j + 1) & (cap - 1);
   }
-  slots[j] = *e;
+  slots[j] = e;
   count++;
   return 0;
 }
@@ -105,10 +113,16 @@ uint64_t ot_susp_probes(void) {
   return probes;
 }
 
-void ot_susp_free(void (*f)(void *frames)) {
+void ot_susp_done(ot_susp *s) {
+  ot_block_put(s->frames);
+  s->frames = NULL;
+}
+
+void ot_susp_free(void) {
   for (uint64_t i = 0; i < cap; i++)
-    if (slots[i].task && f)
-      f(slots[i].frames);
+    if (slots[i].task)
+      ot_block_put(slots[i].frames);
+  ot_blocks_free();
   free(slots);
   slots = NULL;
   cap = count = probes = 0;

@@ -1,13 +1,14 @@
 """The replay test table (tests/replay/replay_tests.py): groups of cases,
 each a few raw records per location and the exact events expected there.
 Records are (ts, TYPE, kind, a, b, c); ts in ns (clock=monotonic)."""
+import random
 
 # OMPT constants (omp-tools.h)
 INITIAL_T, WORKER_T = 1, 2  # ompt_thread_t
 T_INITIAL, T_IMPLICIT, T_EXPLICIT, T_TASKWAIT = 0x1, 0x2, 0x4, 0x10  # ompt_task_flag_t
 T_UNDEFERRED, T_UNTIED, T_FINAL = 0x08000000, 0x10000000, 0x20000000
 COMPLETE, YIELD, CANCEL, DETACH, EARLY, LATE, SWITCH, TW_COMPLETE = 1, 2, 3, 4, 5, 6, 7, 8
-BARRIER_EXPL, BARRIER_IMPL, TASKWAIT, BARRIER_WS, BARRIER_PAR = 3, 4, 5, 8, 9  # ompt_sync_region_t
+BARRIER_EXPL, BARRIER_IMPL, TASKWAIT, TASKGROUP, BARRIER_WS, BARRIER_PAR = 3, 4, 5, 6, 8, 9  # ompt_sync_region_t
 LOOP, SINGLE_EXEC, SINGLE_OTHER = 1, 3, 4  # ompt_work_t
 M_LOCK, M_TEST, M_NEST, M_CRITICAL = 1, 2, 3, 5  # ompt_mutex_t
 PROGRAM = 0x1  # invoker flag of parallel begin/end (OT_PAR_* kind)
@@ -70,6 +71,103 @@ CREATE1, CREATE2 = ["E task create", "TaskCreate 0:1", "L task create"], \
     ["E task create", "TaskCreate 0:2", "L task create"]
 RUN1 = ["TaskSwitch 0:1", "E task"]
 DONE1 = ["L task", "TaskComplete 0:1", "TaskSwitch 0:0"]
+
+
+def untied_migrating(seed=7, ntasks=60, steps=4000):
+    """Untied tasks with deep region stacks, suspended and resumed over and
+    over on two threads (a suspended task resumes on either): every
+    resumption brings back exactly the regions left open (docs/otf2-mapping.md
+    "Tasks"). The expected events follow from the mapping alone: a switch
+    writes TaskSwitch (and Enter(untied task) the first time the task runs),
+    a taskgroup its Enter and Leave, a completion Leave(untied task),
+    TaskComplete and the switch to the implicit task."""
+    rng = random.Random(seed)
+    ids = [task(0, g, site=g % 4) for g in range(1, ntasks + 1)]
+    name = {t: "0:%d" % (t & 0xffffffff) for t in ids}
+    maxdepth = {t: rng.randint(1, 40) for t in ids}
+    depth = {t: 0 for t in ids}
+    unstarted, suspended = list(ids), []
+    running = {0: None, 1: None}
+    recs, want = {0: [], 1: []}, {0: [], 1: []}
+    ts = 1002
+    for t in ids:
+        recs[0].append(create(ts, t, T_EXPLICIT | T_UNTIED))
+        want[0] += ["E task create", "TaskCreate " + name[t], "L task create"]
+        ts += 1
+
+    def switch_to(loc, nxt):
+        prior = running[loc] or task(loc, 0)
+        recs[loc].append(sched(ts, SWITCH, prior, nxt))
+        want[loc].append("TaskSwitch " + name[nxt])
+        if nxt in unstarted:
+            unstarted.remove(nxt)
+            want[loc].append("E untied task")
+        else:
+            suspended.remove(nxt)
+        if running[loc]:
+            suspended.append(running[loc])
+        running[loc] = nxt
+
+    def to_implicit(loc, complete):
+        t = running[loc]
+        recs[loc].append(sched(ts, COMPLETE if complete else SWITCH, t, task(loc, 0)))
+        if complete:
+            want[loc] += ["L untied task", "TaskComplete " + name[t]]
+        else:
+            suspended.append(t)
+        want[loc].append("TaskSwitch %d:0" % loc)
+        running[loc] = None
+
+    def group(loc, begin):
+        t = running[loc]
+        recs[loc].append((ts, "SYNC_BEGIN" if begin else "SYNC_END", TASKGROUP, 0, CP, P1))
+        want[loc].append(("E " if begin else "L ") + "taskgroup")
+        depth[t] += 1 if begin else -1
+
+    def step(loc, draining):
+        t, ready = running[loc], unstarted + suspended
+        if t is None:
+            if ready:
+                switch_to(loc, rng.choice(ready))
+            return
+        r = rng.random()
+        if draining or r < 0.05:  # finish: close what is open, then complete
+            if depth[t]:
+                group(loc, False)
+            else:
+                to_implicit(loc, True)
+        elif r < 0.55 and depth[t] < maxdepth[t]:
+            group(loc, True)
+        elif r < 0.7 and depth[t]:
+            group(loc, False)
+        elif r < 0.85 and ready:
+            switch_to(loc, rng.choice(ready))
+        else:
+            to_implicit(loc, False)
+
+    for _ in range(steps):
+        ts += 1
+        step(rng.randint(0, 1), False)
+    while unstarted or suspended or running[0] or running[1]:
+        ts += 1
+        step(rng.randint(0, 1), True)
+    end = ts + 100
+    return {
+        "locs": {0: (INITIAL_T, [(100, "THREAD_BEGIN", INITIAL_T, 0, 0, 0),
+                                 (101, "IMPLICIT_BEGIN", T_INITIAL, 1, 0, 0),
+                                 (1000, "PARALLEL_BEGIN", PROGRAM, 2, CP, P1),
+                                 (1001, "IMPLICIT_BEGIN", T_IMPLICIT, 2, P1, 0)] + recs[0] +
+                     [(end - 1, "IMPLICIT_END", T_IMPLICIT, 2, P1, 0),
+                      (end, "PARALLEL_END", PROGRAM, 0, CP, P1),
+                      (end + 10, "IMPLICIT_END", T_INITIAL, 1, 0, 0),
+                      (end + 11, "THREAD_END", 0, 0, 0, 0)]),
+                 1: (WORKER_T, [(900, "THREAD_BEGIN", WORKER_T, 0, 0, 0),
+                                (1100, "IMPLICIT_BEGIN", T_IMPLICIT, 2, P1, 1)] + recs[1] +
+                     [(end - 2, "IMPLICIT_END", T_IMPLICIT, 2, P1, 1),
+                      (end + 20, "THREAD_END", 0, 0, 0, 0)])},
+        "want": {0: ["Fork 2", "TeamBegin", "E parallel"] + want[0] + OUT1,
+                 1: ["TeamBegin", "E parallel"] + want[1] + ["L parallel", "TeamEnd"]}}
+
 
 TASKS = {
     # create -> schedule P->C -> completion C->P
@@ -184,6 +282,8 @@ TASKS = {
         "want": {0: IN1 + ["E taskwait", "ParameterUnsignedInt omp depend(inout)=4660",
                            "E taskwait wait", "L taskwait wait", "L taskwait"]
                  + CREATE1 + RUN1 + DONE1 + OUT1}},
+    # deep stacks of untied tasks moving between two threads (suspension storage)
+    "untied_migrating": untied_migrating(),
 }
 
 def barrier(t0, w0, w1, t1, body=()):
