@@ -71,6 +71,11 @@ static const OTF2_RegionRole roles[OC_COUNT] = {
 };
 
 static ot_u64map cache; /* (construct << 56 | codeptr) -> region id */
+/* The regions asked last, in front of the cache: a direct-mapped table
+ * by key (key 0, construct 0 at NULL, is never kept there). */
+enum { RECENT = 64 };
+static uint64_t recent_key[RECENT];
+static uint32_t recent_id[RECENT];
 /* Region ids the filter excludes (OMPTRACE_FILTER): their Enter and Leave
  * are left out, what they contain is written. */
 static uint8_t *excluded;
@@ -160,18 +165,24 @@ const char *ot_region_excluded_name(uint32_t i) {
 
 uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
   uint64_t key = ((uint64_t)c << 56) | (codeptr & 0x00ffffffffffffffull);
+  uint32_t r = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 58); /* log2(RECENT) bits */
+  if (key && recent_key[r] == key)
+    return recent_id[r];
   int is_new = 0;
   uint64_t *slot = ot_u64map_put(&cache, key, &is_new);
-  if (slot && !is_new)
-    return (uint32_t)*slot;
-  uint32_t id = define(c, codeptr);
-  if (slot)
+  uint32_t id = slot && !is_new ? (uint32_t)*slot : define(c, codeptr);
+  if (slot && is_new)
     *slot = id;
+  if (slot) {
+    recent_key[r] = key;
+    recent_id[r] = id;
+  }
   return id;
 }
 
 void ot_regions_free(void) {
   ot_u64map_free(&cache);
+  memset(recent_key, 0, sizeof recent_key);
   free(excluded);
   excluded = NULL;
   excluded_cap = 0;

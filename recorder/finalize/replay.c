@@ -137,6 +137,18 @@ static int silent;
  * see). */
 static struct loc_state *cur_ls;
 static int lazy_waits;
+/* Whether the run has samples to merge and paused intervals to pass: the
+ * per-record checks are skipped without them. */
+static int samples, pauses;
+/* Region and code pointer of tasks begun from creation sites whose code
+ * pointer is the program's, by site (direct-mapped; site 0: none): what
+ * the site's next task begins with. */
+enum { SITE_MEMO = 64 };
+static struct {
+  uint32_t site;
+  uint32_t region;
+  uint64_t cp;
+} site_memo[SITE_MEMO];
 static void settle(loc_state *ls, int open_too);
 
 #define W(call)                                                                                    \
@@ -385,10 +397,13 @@ static void suspend_running(loc_state *ls, uint64_t t) {
     return;
   settle(ls, 0);
   uint32_t index = ls->task_at - 1, count = ls->n - index;
-  if (ot_susp_put(ls->st[index].id, ls->loc, &ls->st[index], count, sizeof *ls->st) != 0) {
+  frame *keep = ot_susp_put(ls->st[index].id, ls->loc, count, sizeof *keep);
+  if (!keep) {
     close_to(ls, index, t); /* out of memory: the task's regions end here instead */
     return;
   }
+  for (uint32_t k = 0; k < count; k++) /* a few frames: no call to memcpy */
+    keep[k] = ls->st[index + k];
   ls->n = index;
   ls->task_at = 0;
   lazy_resumes(ls, t);
@@ -405,10 +420,11 @@ static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
   frame *st = ot_grow(ls->st, &ls->cap, (uint64_t)ls->n + s.n, sizeof *st, 32);
   if (st) {
     ls->st = st;
-    memcpy(&st[ls->n], s.frames, s.n * sizeof *st);
+    const frame *kept = s.frames;
     uint64_t limit = ls->n ? st[ls->n - 1].limit : UINT64_MAX;
     for (uint32_t k = ls->n; k < ls->n + s.n; k++) {
       frame *f = &st[k];
+      *f = kept[k - ls->n];
       f->limit = limit;
       if (f->type == F_TASK) {
         ls->task_at = k + 1;
@@ -435,13 +451,28 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
                                          OT_TASK_GEN(task)));
   if (resume_task(ls, task, t))
     return;
+  uint32_t site = OT_TASK_SITE(task);
+  if (site && site == site_memo[site % SITE_MEMO].site) {
+    frame *f = push(ls, F_TASK, 0, site_memo[site % SITE_MEMO].region, task,
+                    site_memo[site % SITE_MEMO].cp);
+    if (f)
+      enter(ls, t, f->region);
+    return;
+  }
   enum ot_construct c = ot_scan_task_untied(task) ? OC_UNTIED_TASK : OC_TASK;
-  uint64_t cp = ot_scan_site_codeptr(OT_TASK_SITE(task));
-  if (!ot_symbols_user_cp(cp)) {
+  uint64_t cp = ot_scan_site_codeptr(site);
+  int user = ot_symbols_user_cp(cp);
+  if (!user) {
     uint64_t *slot = ot_u64map_find(&task_cp, task);
     cp = slot ? *slot : effective_cp(ls, 0);
   }
-  frame *f = push(ls, F_TASK, 0, ot_region(c, cp), task, cp);
+  uint32_t region = ot_region(c, cp);
+  if (site && user) { /* untied-ness and code pointer are the site's */
+    site_memo[site % SITE_MEMO].site = site;
+    site_memo[site % SITE_MEMO].region = region;
+    site_memo[site % SITE_MEMO].cp = cp;
+  }
+  frame *f = push(ls, F_TASK, 0, region, task, cp);
   if (f)
     enter(ls, t, f->region);
 }
@@ -644,8 +675,10 @@ static void close_create(loc_state *ls) {
  * time: it goes first, or a later sample would make the location's time
  * decrease (the writer then refuses the event and the archive). */
 static void samples_until(loc_state *ls, uint64_t raw) {
-  close_create(ls);
-  ot_samples_emit_until(ls->loc, raw, ls->w);
+  if (ls->create_open || ls->dwait_pending)
+    close_create(ls);
+  if (samples)
+    ot_samples_emit_until(ls->loc, raw, ls->w);
 }
 
 static void close_all(loc_state *ls, uint64_t t) {
@@ -1194,8 +1227,10 @@ static void process(loc_state *ls, const ot_rec *r) {
   if (ls->n > 0 && raw > ls->st[ls->n - 1].limit)
     raw = ls->st[ls->n - 1].limit;
   silent = ls->off;
-  pause_boundaries(ls, raw);
-  silent = ls->off;
+  if (pauses) {
+    pause_boundaries(ls, raw);
+    silent = ls->off;
+  }
   if (r->type == OT_LOST) {
     lost(ls, r, raw);
     return;
@@ -1308,6 +1343,9 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
     nmetrics = OT_WRITER_MAX_METRICS;
   strict = nmetrics > 0 && run->counters_strict;
   lazy_waits = nmetrics == 0 && !ot_samples_taken() && !ot_pauses_count();
+  samples = ot_samples_any();
+  pauses = ot_pauses_count() != 0;
+  memset(site_memo, 0, sizeof site_memo);
   cur_ls = NULL;
   int rc = 0;
   loc_state *ls = calloc(nloc ? nloc : 1, sizeof *ls);

@@ -32,6 +32,13 @@ uint64_t ot_samples_taken(void) {
   return taken;
 }
 
+int ot_samples_any(void) {
+  for (uint32_t loc = 0; loc < nlocs; loc++)
+    if (locs[loc].next < locs[loc].n)
+      return 1;
+  return 0;
+}
+
 uint64_t ot_samples_failed(void) {
   return failed;
 }

@@ -128,6 +128,9 @@ static int scan_location(const ot_run *run, uint32_t loc) {
    * task run during the wait waits too), and the one that just ended. */
   uint64_t pseudo[NEST_MAX][2], done_pseudo = 0, done_cp = 0;
   int npseudo = 0;
+  /* Creation sites (16 bits) whose code pointer, and untied mark, are
+   * noted already: most tasks come from a few sites. */
+  uint64_t site_noted[65536 / 64] = {0}, untied_noted[65536 / 64] = {0};
   const ot_rec *r;
   while ((r = ot_run_next(s)) != NULL) {
     records_total++;
@@ -205,24 +208,30 @@ static int scan_location(const ot_run *run, uint32_t loc) {
       if (depth > 0 && (!(r->kind & ompt_task_initial) || league[depth - 1]))
         depth--;
       break;
-    case OT_TASK_CREATE:
-      if (OT_TASK_SITE(r->c) && r->b) {
+    case OT_TASK_CREATE: {
+      uint32_t site = OT_TASK_SITE(r->c);
+      uint64_t bit = 1ull << (site % 64);
+      if (site && r->b && !(site_noted[site / 64] & bit)) {
         /* The task id carries its creation site; this record its code pointer. */
-        uint64_t *slot = ot_u64map_put(&site_cp, OT_TASK_SITE(r->c), NULL);
+        uint64_t *slot = ot_u64map_put(&site_cp, site, NULL);
         if (!slot)
           goto oom;
         if (!*slot)
           *slot = r->b;
+        site_noted[site / 64] |= bit;
       }
-      if (r->a & ompt_task_untied &&
-          !ot_u64map_put(OT_TASK_SITE(r->c) ? &untied_sites : &untied_tasks,
-                         OT_TASK_SITE(r->c) ? OT_TASK_SITE(r->c) : r->c, NULL))
-        goto oom;
+      if (r->a & ompt_task_untied && !(site && (untied_noted[site / 64] & bit))) {
+        if (!ot_u64map_put(site ? &untied_sites : &untied_tasks, site ? site : r->c, NULL))
+          goto oom;
+        if (site)
+          untied_noted[site / 64] |= bit;
+      }
       if (r->a & ompt_task_taskwait && npseudo < NEST_MAX) {
         pseudo[npseudo][0] = r->c;
         pseudo[npseudo++][1] = r->b;
       }
       break;
+    }
     case OT_TASK_SCHEDULE:
       if (r->kind == ompt_taskwait_complete)
         for (int i = npseudo; i-- > 0;)

@@ -7,7 +7,6 @@
 #include "finalize/intern.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static ot_susp *slots;
 static uint64_t cap, count, probes; /* cap: power of two or 0 */
@@ -49,30 +48,29 @@ static int64_t lookup(uint64_t task) {
   }
 }
 
-int ot_susp_put(uint64_t task, uint32_t loc, const void *frames, uint32_t n, size_t size) {
+void *ot_susp_put(uint64_t task, uint32_t loc, uint32_t n, size_t size) {
   void *copy = ot_block_get(n * size);
   if (!copy)
-    return -1;
-  memcpy(copy, frames, n * size);
-  ot_susp e = {task, copy, n, loc};
-  int64_t i = lookup(task);
-  if (i >= 0) {
-    ot_block_put(slots[i].frames);
-    slots[i] = e;
-    return 0;
-  }
+    return NULL;
   if ((count + 1) * 2 > cap && grow() != 0) {
     ot_block_put(copy);
-    return -1;
+    return NULL;
   }
+  ot_susp e = {task, copy, n, loc};
   uint64_t j = home(task);
-  while (slots[j].task) {
+  for (;; j = (j + 1) & (cap - 1)) { /* one probe sequence: its entry or a free slot */
     probes++;
-    j = (j + 1) & (cap - 1);
+    if (slots[j].task == task) {
+      ot_block_put(slots[j].frames);
+      slots[j] = e;
+      return copy;
+    }
+    if (!slots[j].task)
+      break;
   }
   slots[j] = e;
   count++;
-  return 0;
+  return copy;
 }
 
 int ot_susp_take(uint64_t task, ot_susp *out) {

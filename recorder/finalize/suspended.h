@@ -14,10 +14,10 @@ typedef struct ot_susp {
   uint32_t loc;
 } ot_susp;
 
-/* Stores a copy of the n frames of `size` bytes at `frames` (replacing
- * an entry the task already had). Returns -1 when memory runs out
+/* Room for the task's n frames of `size` bytes, which the caller fills
+ * (it replaces an entry the task already had); NULL when memory runs out
  * (nothing stored). */
-int ot_susp_put(uint64_t task, uint32_t loc, const void *frames, uint32_t n, size_t size);
+void *ot_susp_put(uint64_t task, uint32_t loc, uint32_t n, size_t size);
 /* Removes the task's entry into *out; 0 when the task is not suspended.
  * out->frames stays readable until ot_susp_done(out). */
 int ot_susp_take(uint64_t task, ot_susp *out);
