@@ -62,6 +62,9 @@ typedef struct frame {
   uint64_t order; /* acquisition order of a mutex sblock */
   /* A parallel frame: task_at outside it (inside runs its implicit task). */
   uint32_t outer_task;
+  /* comm of the innermost parallel frame at or below this one, as limit
+   * is inherited: the team events name without a search of the stack. */
+  uint32_t pcomm;
 } frame;
 
 typedef struct held {
@@ -149,7 +152,16 @@ static struct {
   uint32_t region;
   uint64_t cp;
 } site_memo[SITE_MEMO];
-static void settle(loc_state *ls, int open_too);
+static void settle_now(loc_state *ls, int open_too);
+
+/* Before every event (see settle_now): mostly nothing to do, so the check
+ * is inline and the work is not. A lazy wait keeps its Enter time in
+ * `order` (lazy_frame). */
+static inline void settle(loc_state *ls, int open_too) {
+  if (ls->lazy_closed ||
+      (open_too && ls->n && ls->st[ls->n - 1].type == F_SYNC_WAIT && ls->st[ls->n - 1].order))
+    settle_now(ls, open_too);
+}
 
 #define W(call)                                                                                    \
   do {                                                                                             \
@@ -215,7 +227,7 @@ static int lazy_frame(const frame *f) {
 /* Before anything else is written: the deferred Leave of a closed lazy
  * wait (and its Enter), and unless only a task switch follows, the Enter of
  * a lazy wait open at the top of the running stack. */
-static void settle(loc_state *ls, int open_too) {
+static void settle_now(loc_state *ls, int open_too) {
   if (ls->lazy_closed) {
     ls->lazy_closed = 0;
     enter(ls, ls->lazy_t0, ls->lazy_region);
@@ -279,6 +291,9 @@ static frame *push(loc_state *ls, uint8_t type, uint8_t sub, uint32_t region, ui
   f->id = id;
   f->cp = cp;
   f->limit = ls->n > 1 ? ls->st[ls->n - 2].limit : UINT64_MAX;
+  f->pcomm = type == F_PARALLEL ? f->comm
+             : ls->n > 1        ? ls->st[ls->n - 2].pcomm
+                                : OTF2_UNDEFINED_COMM;
   return f;
 }
 
@@ -302,8 +317,7 @@ static int64_t find(const loc_state *ls, uint8_t type, uint64_t id, int any_id) 
 }
 
 static OTF2_CommRef current_comm(const loc_state *ls) {
-  int64_t i = innermost(ls, F_PARALLEL, 0, 1, 1);
-  return i >= 0 ? ls->st[i].comm : OTF2_UNDEFINED_COMM;
+  return ls->n ? ls->st[ls->n - 1].pcomm : OTF2_UNDEFINED_COMM;
 }
 
 /* Leave one frame with whatever its kind needs besides the Leave. */
@@ -422,10 +436,13 @@ static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
     ls->st = st;
     const frame *kept = s.frames;
     uint64_t limit = ls->n ? st[ls->n - 1].limit : UINT64_MAX;
+    uint32_t pcomm = ls->n ? st[ls->n - 1].pcomm : OTF2_UNDEFINED_COMM;
     for (uint32_t k = ls->n; k < ls->n + s.n; k++) {
       frame *f = &st[k];
       *f = kept[k - ls->n];
       f->limit = limit;
+      pcomm = f->type == F_PARALLEL ? f->comm : pcomm;
+      f->pcomm = pcomm;
       if (f->type == F_TASK) {
         ls->task_at = k + 1;
       } else if (f->type == F_PARALLEL) {
@@ -779,6 +796,7 @@ static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
   if (!f)
     return;
   f->comm = comm;
+  f->pcomm = comm;
   if (p && p->master_loc != ls->loc && p->end_raw < f->limit)
     f->limit = p->end_raw;
   enter(ls, t, f->region);
