@@ -8,39 +8,30 @@
 #include <stdlib.h>
 
 static uint64_t *last_ns; /* per location */
-/* Per location: the raw value whose time last_ns is, plus one (0: none).
- * Records of a location often share a raw value (a region and its wait
- * begin together): the same raw value again gives that time again. */
-static uint64_t *last_raw;
 static uint32_t nlast;
 static uint64_t first_ns = UINT64_MAX, end_ns;
 
 int ot_timeline_open(uint32_t nloc) {
-  ot_timeline_close();
+  free(last_ns);
   last_ns = calloc(nloc ? nloc : 1, sizeof *last_ns);
-  last_raw = calloc(nloc ? nloc : 1, sizeof *last_raw);
-  nlast = last_ns && last_raw ? nloc : 0;
+  nlast = last_ns ? nloc : 0;
   first_ns = UINT64_MAX;
   end_ns = 0;
-  return last_ns && last_raw ? 0 : -1;
+  return last_ns ? 0 : -1;
 }
 
 void ot_timeline_close(void) {
   free(last_ns);
-  free(last_raw);
-  last_ns = last_raw = NULL;
+  last_ns = NULL;
   nlast = 0;
 }
 
 uint64_t ot_out_ts(uint32_t loc, uint64_t raw) {
-  if (loc < nlast && last_raw[loc] == raw + 1)
-    return last_ns[loc]; /* within the span already */
   uint64_t t = ot_clock_to_ns(raw);
   if (loc < nlast) {
     if (t < last_ns[loc])
       t = last_ns[loc];
     last_ns[loc] = t;
-    last_raw[loc] = raw + 1;
   }
   if (t < first_ns)
     first_ns = t;
