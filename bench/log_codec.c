@@ -6,12 +6,17 @@
  * tests/unit/log_mix.c (without and with 3 counter values), and on raw
  * record files given as arguments (32-byte records as buffer/record.h, e.g.
  * a spill file of an earlier version, or ot_mix's output) for real streams.
+ * With --log, decodes the RECORDS frames of a record log's <loc>.log files
+ * as written (no encoding): one record at a time (ot_codec_dec_next) and in
+ * batches as the log reader does (ot_codec_dec_many).
  *
  *   ot_log_codec [--reps N] [--frame BYTES] [FILE.raw...]
+ *   ot_log_codec [--reps N] --log LOC.log...
  *
  * Best of N repetitions (default 5): the least disturbed run on a shared
  * machine. One key=value line per stream. */
 #include "log/codec.h"
+#include "log/frame.h"
 #include "log_mix.h"
 
 #include <errno.h>
@@ -135,6 +140,101 @@ static int run_file(const char *path, size_t frame, int reps) {
   return rc;
 }
 
+/* Decodes every frame of a log file held in memory (n frames at enc +
+ * foff[f], fenc[f] bytes, fnrec[f] records), one record at a time or in
+ * batches; returns the CPU ns, or 0 when a frame does not decode. */
+static uint64_t decode_frames(const uint8_t *enc, const size_t *foff, const size_t *fenc,
+                              const uint32_t *fnrec, size_t n, int batched, ot_codec_dec *d,
+                              uint64_t *sum) {
+  static uint64_t batch[1024];
+  uint64_t t0 = now_ns();
+  for (size_t f = 0; f < n; f++) {
+    ot_codec_dec_init(d, enc + foff[f], fenc[f], fnrec[f]);
+    if (batched) {
+      for (size_t len; (len = ot_codec_dec_many(d, (uint8_t *)batch, sizeof batch)) != 0;)
+        for (size_t at = 0; at < len;) {
+          const ot_rec *r = (const ot_rec *)((const uint8_t *)batch + at);
+          *sum += r->ts ^ r->c;
+          at += ot_rec_size(r);
+        }
+    } else {
+      for (const ot_rec *r; (r = ot_codec_dec_next(d)) != NULL;)
+        *sum += r->ts ^ r->c;
+    }
+    if (d->error)
+      return 0;
+  }
+  return now_ns() - t0;
+}
+
+/* --log: the RECORDS frames of one <loc>.log, decoded reps times. */
+static int run_log(const char *path, int reps) {
+  ot_frame_reader fr;
+  if (ot_frame_open(&fr, path) != 0) {
+    fprintf(stderr, "ot_log_codec: cannot open %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  size_t n = 0, cap = 0, used = 0, ucap = 0;
+  size_t *foff = NULL, *fenc = NULL;
+  uint32_t *fnrec = NULL;
+  uint8_t *enc = NULL;
+  uint64_t nrec = 0;
+  int rc = 0;
+  const uint8_t *pl;
+  for (const ot_frame_hdr *h; !rc && (h = ot_frame_next(&fr, 1u << OT_FRAME_RECORDS, &pl));) {
+    ot_log_records rh;
+    if (h->length < sizeof rh)
+      continue;
+    memcpy(&rh, pl, sizeof rh);
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      foff = realloc(foff, cap * sizeof *foff);
+      fenc = realloc(fenc, cap * sizeof *fenc);
+      fnrec = realloc(fnrec, cap * sizeof *fnrec);
+    }
+    while (used + rh.bytes > ucap) {
+      ucap = ucap ? 2 * ucap : 1u << 20;
+      enc = realloc(enc, ucap);
+    }
+    if (!foff || !fenc || !fnrec || !enc) {
+      fprintf(stderr, "ot_log_codec: out of memory\n");
+      rc = 1;
+      break;
+    }
+    memcpy(enc + used, pl + sizeof rh, rh.bytes);
+    foff[n] = used;
+    fenc[n] = rh.bytes;
+    fnrec[n++] = rh.nrec;
+    used += rh.bytes;
+    nrec += rh.nrec;
+  }
+  ot_frame_close(&fr);
+  ot_codec_dec *d = malloc(sizeof *d);
+  uint64_t best[2] = {UINT64_MAX, UINT64_MAX}, sum = 0;
+  for (int rep = 0; !rc && d && rep < reps; rep++)
+    for (int batched = 0; batched < 2; batched++) {
+      uint64_t t = decode_frames(enc, foff, fenc, fnrec, n, batched, d, &sum);
+      if (!t) {
+        fprintf(stderr, "ot_log_codec: %s: a frame does not decode\n", path);
+        rc = 1;
+        break;
+      }
+      best[batched] = t < best[batched] ? t : best[batched];
+    }
+  if (!rc && d && nrec)
+    printf("log=%s frames=%zu records=%llu bytes_per_record=%.2f decode_ns_per_record=%.1f "
+           "decode_batched_ns_per_record=%.1f check=%llu\n",
+           path, n, (unsigned long long)nrec, (double)used / (double)nrec,
+           (double)best[0] / (double)nrec, (double)best[1] / (double)nrec,
+           (unsigned long long)(sum & 0xff));
+  free(d);
+  free(enc);
+  free(foff);
+  free(fenc);
+  free(fnrec);
+  return rc || !d;
+}
+
 int main(int argc, char **argv) {
   int reps = 5, rc = 0, files = 0;
   size_t frame = 1u << 20;
@@ -153,8 +253,13 @@ int main(int argc, char **argv) {
         return 2;
       }
       frame = (size_t)v;
+    } else if (!strcmp(argv[i], "--log") && i + 1 < argc) {
+      for (i++; i < argc; i++)
+        rc |= run_log(argv[i], reps);
+      return rc;
     } else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: ot_log_codec [--reps N] [--frame BYTES] [FILE.raw...]\n");
+      fprintf(stderr, "usage: ot_log_codec [--reps N] [--frame BYTES] [FILE.raw...]\n"
+                      "       ot_log_codec [--reps N] --log LOC.log...\n");
       return 2;
     } else {
       rc |= run_file(argv[i], frame, reps);
