@@ -23,6 +23,7 @@ typedef struct ot_run_thread {
   uint64_t logged;            /* records in its valid RECORDS frames */
   int damaged;                /* its log ended in a frame that did not validate */
   uint64_t last_raw;          /* raw time of its last record (0 if none) */
+  uint64_t valid_end;         /* file offset where its valid frames end (CRCs checked) */
   /* Sampler captures and counters rebuilt from CAPTURES and STATS frames;
    * `thread` is NULL. */
   ot_sampler_thread sampler;

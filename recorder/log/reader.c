@@ -109,6 +109,10 @@ const ot_rec *ot_reader_next(ot_reader *r) {
   }
 }
 
+void ot_reader_trust(ot_reader *r, uint64_t end) {
+  r->fr.trusted = end;
+}
+
 int ot_reader_damaged(const ot_reader *r) {
   return r->fr.damaged;
 }

@@ -15,6 +15,11 @@ typedef struct ot_reader ot_reader;
  * (ENOENT: no such file, which the caller may take as "no records"). */
 ot_reader *ot_reader_open(const char *log_dir, uint32_t loc);
 
+/* Frames of the file ending at or before byte `end` were validated by an
+ * earlier reading (ot_run_load): their CRC is not checked again. Every
+ * other check still holds, and frames past `end` are validated in full. */
+void ot_reader_trust(ot_reader *r, uint64_t end);
+
 /* Next record (valid until the next call), or NULL at the end of the valid
  * part of the file. A LOST frame gives {type OT_LOST, ts = last_ts, a =
  * count saturated to UINT32_MAX, b = first_ts, c = last_ts}. */
