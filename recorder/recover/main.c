@@ -224,7 +224,9 @@ static int recover(const opts *o) {
     ot_run_free(&run);
     return 1;
   }
-  if (ot_where_scan(&w, &run, o->where) != 0) {
+  /* Without --where only the last records matter: taken from finalize's
+   * scan pass instead of a pass of their own. */
+  if ((o->where ? ot_where_scan(&w, &run, 1) : ot_where_follow(&w, &run)) != 0) {
     fprintf(stderr, ME ": out of memory\n");
     ot_run_free(&run);
     return 1;
