@@ -149,9 +149,10 @@ static const uint8_t *changed_fields(const uint8_t *p, const uint8_t *end, ot_co
 }
 
 /* One record with at least FAST_MIN bytes left: the state in *s advanced
- * (the caller's locals: this is inlined). 0, or -1 on malformed input. */
-static inline __attribute__((always_inline)) int dec_fast(ot_codec_dec *d, dec_state *s,
-                                                          ot_rec *r) {
+ * (the caller's locals: this is inlined). Returns the record's size, 0
+ * on malformed input. */
+static inline __attribute__((always_inline)) size_t dec_fast(ot_codec_dec *d, dec_state *s,
+                                                             ot_rec *r) {
   const uint8_t *p = s->p;
   unsigned code = p[0], type = code & 63u, esc = type == OT_CODE_ESCAPE;
   type = esc ? p[1] : type;
@@ -159,17 +160,17 @@ static inline __attribute__((always_inline)) int dec_fast(ot_codec_dec *d, dec_s
   unsigned hasf = (code >> 6) & 1, flags = hasf ? p[0] : 0;
   p += hasf;
   if ((flags & ~(unsigned)OT_F_ALL) || (hasf && !flags))
-    return -1;
+    return 0;
   ot_codec_prev *pv = &d->prev[slot(type)];
   varint t = peek(p);
   if (!t.n)
-    return -1;
+    return 0;
   p += t.n;
   uint64_t ts = s->ts + unzz(t.v);
   if (__builtin_expect(flags & (OT_F_A | OT_F_NVAL), 0)) {
     p = changed_fields(p, s->end, pv, flags);
     if (!p)
-      return -1;
+      return 0;
   } else { /* kind alone changes more often: no branch */
     unsigned hask = flags & OT_F_KIND;
     pv->kind = hask ? p[0] : pv->kind;
@@ -181,7 +182,7 @@ static inline __attribute__((always_inline)) int dec_fast(ot_codec_dec *d, dec_s
     const uint64_t base[4] = {0, pb, pc, s->rc};
     varint z = peek(p);
     if (!z.n)
-      return -1;
+      return 0;
     p += z.n;
     b = base[bmode] + unzz(z.v);
   }
@@ -189,7 +190,7 @@ static inline __attribute__((always_inline)) int dec_fast(ot_codec_dec *d, dec_s
     const uint64_t base[4] = {pc, pb, s->rc, s->rb};
     varint z = peek(p);
     if (!z.n)
-      return -1;
+      return 0;
     p += z.n;
     c = base[cmode] + unzz(z.v);
   }
@@ -198,21 +199,22 @@ static inline __attribute__((always_inline)) int dec_fast(ot_codec_dec *d, dec_s
   s->ts = ts;
   s->rb = b;
   s->rc = c;
+  unsigned nval = pv->nval;
   r->ts = ts;
   r->type = (uint8_t)type;
   r->kind = pv->kind;
-  r->nval = pv->nval;
+  r->nval = (uint16_t)nval;
   r->a = pv->a;
   r->b = b;
   r->c = c;
-  if (__builtin_expect(r->nval != 0, 0) && !(p = values(d, p, s->end, r)))
-    return -1;
+  if (__builtin_expect(nval != 0, 0) && !(p = values(d, p, s->end, r)))
+    return 0;
   s->p = p;
-  return 0;
+  return sizeof(ot_rec) + 8u * nval;
 }
 
-/* One record near the frame's end: every byte checked. 0, or -1. */
-static int dec_careful(ot_codec_dec *d, dec_state *s, ot_rec *r) {
+/* One record near the frame's end: every byte checked. Its size, or 0. */
+static size_t dec_careful(ot_codec_dec *d, dec_state *s, ot_rec *r) {
   int bad = 0;
   const uint8_t *p = s->p, *end = s->end;
   unsigned code = byte_careful(&p, end, &bad);
@@ -221,11 +223,11 @@ static int dec_careful(ot_codec_dec *d, dec_state *s, ot_rec *r) {
     type = byte_careful(&p, end, &bad);
   unsigned flags = code & OT_CODE_FLAGS ? byte_careful(&p, end, &bad) : 0;
   if (bad || (flags & ~(unsigned)OT_F_ALL) || ((code & OT_CODE_FLAGS) && !flags))
-    return -1;
+    return 0;
   ot_codec_prev *pv = &d->prev[slot(type)];
   uint64_t ts = s->ts + unzz(get_careful(&p, end, &bad));
   if (bad || !(p = changed_fields(p, end, pv, flags)))
-    return -1;
+    return 0;
   unsigned bmode = (flags >> OT_B_SHIFT) & 3, cmode = (flags >> OT_C_SHIFT) & 3;
   uint64_t pb = pv->b, pc = pv->c;
   if (bmode)
@@ -237,18 +239,19 @@ static int dec_careful(ot_codec_dec *d, dec_state *s, ot_rec *r) {
                           : s->rb) +
             unzz(get_careful(&p, end, &bad));
   if (bad)
-    return -1;
+    return 0;
+  unsigned nval = pv->nval;
   r->ts = s->ts = ts;
   r->type = (uint8_t)type;
   r->kind = pv->kind;
-  r->nval = pv->nval;
+  r->nval = (uint16_t)nval;
   r->a = pv->a;
   r->b = s->rb = pv->b;
   r->c = s->rc = pv->c;
-  if (r->nval && !(p = values(d, p, end, r)))
-    return -1;
+  if (nval && !(p = values(d, p, end, r)))
+    return 0;
   s->p = p;
-  return 0;
+  return sizeof(ot_rec) + 8u * nval;
 }
 
 void ot_codec_dec_init(ot_codec_dec *d, const uint8_t *bytes, size_t len, uint32_t nrec) {
@@ -271,19 +274,19 @@ size_t ot_codec_dec_many(ot_codec_dec *d, uint8_t *out, size_t cap) {
   size_t used = 0;
   while (left && cap - used >= OT_CODEC_REC_MAX) {
     ot_rec *r = (ot_rec *)(out + used);
-    int rc;
+    size_t size;
     if (s.end - s.p >= FAST_MIN) {
-      rc = dec_fast(d, &s, r);
+      size = dec_fast(d, &s, r);
     } else { /* a copy: s stays in registers on the fast path */
       dec_state c = s;
-      rc = dec_careful(d, &c, r);
+      size = dec_careful(d, &c, r);
       s = c;
     }
-    if (rc != 0) {
+    if (!size) {
       d->error = 1;
       break;
     }
-    used += ot_rec_size(r);
+    used += size;
     left--;
   }
   d->p = s.p;
