@@ -188,20 +188,26 @@ static int run_log(const char *path, int reps) {
     memcpy(&rh, pl, sizeof rh);
     if (n == cap) {
       cap = cap ? 2 * cap : 64;
-      foff = realloc(foff, cap * sizeof *foff);
-      fenc = realloc(fenc, cap * sizeof *fenc);
-      fnrec = realloc(fnrec, cap * sizeof *fnrec);
+      size_t *o = realloc(foff, cap * sizeof *foff);
+      foff = o ? o : foff;
+      size_t *e = realloc(fenc, cap * sizeof *fenc);
+      fenc = e ? e : fenc;
+      uint32_t *c = realloc(fnrec, cap * sizeof *fnrec);
+      fnrec = c ? c : fnrec;
+      rc = !o || !e || !c;
     }
-    while (used + rh.bytes > ucap) {
+    while (!rc && used + rh.bytes > ucap) {
       ucap = ucap ? 2 * ucap : 1u << 20;
-      enc = realloc(enc, ucap);
+      uint8_t *b = realloc(enc, ucap);
+      enc = b ? b : enc;
+      rc = !b;
     }
-    if (!foff || !fenc || !fnrec || !enc) {
+    if (rc) {
       fprintf(stderr, "ot_log_codec: out of memory\n");
-      rc = 1;
       break;
     }
-    memcpy(enc + used, pl + sizeof rh, rh.bytes);
+    if (rh.bytes)
+      memcpy(enc + used, pl + sizeof rh, rh.bytes);
     foff[n] = used;
     fenc[n] = rh.bytes;
     fnrec[n++] = rh.nrec;

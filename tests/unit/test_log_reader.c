@@ -138,6 +138,7 @@ static void bad_content(void) {
 
 /* Counts the records of the stream, trusting frames up to `trust`. */
 static uint64_t count(uint64_t trust, int *damaged) {
+  *damaged = -1;
   ot_reader *r = ot_reader_open(dir, 3);
   if (!r)
     return 0;
