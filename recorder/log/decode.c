@@ -1,10 +1,12 @@
 /* Decoding of the compact record encoding (format in codec.c, API in
- * codec.h). Finalize decodes every record twice and recovery three times,
- * so this is their innermost loop. Two flavours of one record:
+ * codec.h). Finalize and recovery decode every record twice (scan and
+ * replay passes), so this is their innermost loop. Two flavours of one
+ * record:
  *  - fast, while FAST_MIN bytes or more are left in the frame: no end
- *    checks, varints read with one 8-byte load and no loop, the optional
- *    b and c read without branches (their presence is data, and a mix of
- *    1-, 2- and 7-byte varints is what a branch predicts worst);
+ *    checks; a varint of one or two bytes (most of them) by predicted
+ *    branches, which let the next field's address be known before the
+ *    bytes are loaded, a longer one with one 8-byte load and no loop
+ *    (code pointers take 6-7 bytes);
  *  - careful, near the frame's end: every byte checked against the end.
  * Both accept exactly the same input and reject exactly the same: a
  * truncated or over-long (more than 64 bits) varint, a flags byte that is
@@ -171,10 +173,8 @@ static inline __attribute__((always_inline)) size_t dec_fast(ot_codec_dec *d, de
     p = changed_fields(p, s->end, pv, flags);
     if (!p)
       return 0;
-  } else { /* kind alone changes more often: no branch */
-    unsigned hask = flags & OT_F_KIND;
-    pv->kind = hask ? p[0] : pv->kind;
-    p += hask;
+  } else if (flags & OT_F_KIND) {
+    pv->kind = *p++;
   }
   unsigned bmode = (flags >> OT_B_SHIFT) & 3, cmode = (flags >> OT_C_SHIFT) & 3;
   uint64_t pb = pv->b, pc = pv->c, b = pb, c = pc;
