@@ -360,10 +360,6 @@ ot_reader *ot_run_records(const ot_run *run, uint32_t loc) {
   return r;
 }
 
-const ot_rec *ot_run_next(ot_reader *r) {
-  return r ? ot_reader_next(r) : NULL;
-}
-
 void ot_run_records_close(ot_reader *r) {
   if (r)
     ot_reader_close(r);

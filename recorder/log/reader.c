@@ -17,15 +17,14 @@
 #define BATCH_BYTES (8u << 10)
 
 struct ot_reader {
+  ot_reader_head head; /* first: ot_reader_next reads it (reader.h) */
   ot_frame_reader fr;
   int in_records; /* dec holds a RECORDS frame being decoded */
   ot_codec_dec dec;
-  size_t at, len; /* next record in batch, bytes decoded into it */
   uint64_t batch[BATCH_BYTES / 8];
   uint64_t frame_at; /* file offset and number of that frame */
   uint32_t frame_seq;
   ot_rec lost;
-  uint64_t records;
 };
 
 ot_reader *ot_reader_open(const char *log_dir, uint32_t loc) {
@@ -56,20 +55,18 @@ static const ot_rec *bad_frame(ot_reader *r, const ot_frame_hdr *h, const char *
   return NULL;
 }
 
-const ot_rec *ot_reader_next(ot_reader *r) {
+const ot_rec *ot_reader_refill(ot_reader *r) {
   static const uint32_t want = (1u << OT_FRAME_RECORDS) | (1u << OT_FRAME_LOST);
   for (;;) {
-    if (r->at < r->len) {
-      const ot_rec *rec = (const ot_rec *)((const uint8_t *)r->batch + r->at);
-      r->at += ot_rec_size(rec);
-      r->records++;
-      return rec;
-    }
     if (r->in_records) {
-      r->at = 0;
-      r->len = ot_codec_dec_many(&r->dec, (uint8_t *)r->batch, sizeof r->batch);
-      if (r->len)
-        continue;
+      size_t len = ot_codec_dec_many(&r->dec, (uint8_t *)r->batch, sizeof r->batch);
+      if (len) {
+        const ot_rec *rec = (const ot_rec *)(const void *)r->batch;
+        r->head.at = (const uint8_t *)r->batch + ot_rec_size(rec);
+        r->head.end = (const uint8_t *)r->batch + len;
+        r->head.records++;
+        return rec;
+      }
       r->in_records = 0;
       if (r->dec.error) {
         r->fr.damaged = 1;
@@ -93,7 +90,7 @@ const ot_rec *ot_reader_next(ot_reader *r) {
                          .a = lost.count > UINT32_MAX ? UINT32_MAX : (uint32_t)lost.count,
                          .b = lost.first_ts,
                          .c = lost.last_ts};
-      r->records++;
+      r->head.records++;
       return &r->lost;
     }
     ot_log_records rh;
@@ -126,7 +123,7 @@ uint64_t ot_reader_damaged_at(const ot_reader *r) {
 }
 
 uint64_t ot_reader_records(const ot_reader *r) {
-  return r->records;
+  return r->head.records;
 }
 
 void ot_reader_close(ot_reader *r) {
