@@ -115,15 +115,22 @@ static uint8_t byte_careful(const uint8_t **pp, const uint8_t *end, int *bad) {
   return *(*pp)++;
 }
 
-/* The counter values (any count, so read carefully) of r, whose nval is
- * set. The position after them, or NULL on malformed input. */
+/* The counter values of r (its nval set) from the i-th on. Each by peek
+ * while 10 bytes are left (a varint ends within 10 or is over-long), then
+ * carefully. The position after them, or NULL on malformed input. */
 static const uint8_t *values(ot_codec_dec *d, const uint8_t *p, const uint8_t *end, ot_rec *r) {
   int bad = 0;
   uint64_t *v = ot_rec_values_mut(r);
-  for (unsigned i = 0; i < r->nval && !bad; i++) {
-    d->prev_val[i] += unzz(get_careful(&p, end, &bad));
-    v[i] = d->prev_val[i];
+  unsigned i = 0, n = r->nval;
+  for (; i < n && end - p >= 10; i++) {
+    varint z = peek(p);
+    if (!z.n)
+      return NULL;
+    p += z.n;
+    v[i] = d->prev_val[i] += unzz(z.v);
   }
+  for (; i < n && !bad; i++)
+    v[i] = d->prev_val[i] += unzz(get_careful(&p, end, &bad));
   return bad ? NULL : p;
 }
 
@@ -179,20 +186,18 @@ static inline __attribute__((always_inline)) size_t dec_fast(ot_codec_dec *d, de
   unsigned bmode = (flags >> OT_B_SHIFT) & 3, cmode = (flags >> OT_C_SHIFT) & 3;
   uint64_t pb = pv->b, pc = pv->c, b = pb, c = pc;
   if (bmode) {
-    const uint64_t base[4] = {0, pb, pc, s->rc};
     varint z = peek(p);
     if (!z.n)
       return 0;
     p += z.n;
-    b = base[bmode] + unzz(z.v);
+    b = (bmode == 1 ? pb : bmode == 2 ? pc : s->rc) + unzz(z.v);
   }
   if (cmode || !(code & OT_CODE_C_SAME)) {
-    const uint64_t base[4] = {pc, pb, s->rc, s->rb};
     varint z = peek(p);
     if (!z.n)
       return 0;
     p += z.n;
-    c = base[cmode] + unzz(z.v);
+    c = (cmode == 0 ? pc : cmode == 1 ? pb : cmode == 2 ? s->rc : s->rb) + unzz(z.v);
   }
   pv->b = b;
   pv->c = c;
