@@ -6,6 +6,7 @@
 #define OMPTRACE_RUN_H
 
 #include "buffer/record.h"
+#include "log/reader.h"
 #include "services/sampler_buf.h"
 
 #include <limits.h>
@@ -23,6 +24,7 @@ typedef struct ot_run_thread {
   uint64_t logged;            /* records in its valid RECORDS frames */
   int damaged;                /* its log ended in a frame that did not validate */
   uint64_t last_raw;          /* raw time of its last record (0 if none) */
+  uint64_t valid_end;         /* file offset where its valid frames end (CRCs checked) */
   /* Sampler captures and counters rebuilt from CAPTURES and STATS frames;
    * `thread` is NULL. */
   ot_sampler_thread sampler;
@@ -69,9 +71,12 @@ void ot_run_free(ot_run *run);
 
 /* A location's records for one finalize pass (log/reader.h). A file that
  * cannot be opened reads as no records: ot_run_load reported it. */
-typedef struct ot_reader ot_reader;
 ot_reader *ot_run_records(const ot_run *run, uint32_t loc);
-const ot_rec *ot_run_next(ot_reader *r); /* NULL at the end or for r = NULL */
+/* NULL at the end or for r = NULL. Inline, as ot_reader_next: the passes
+ * call it for every record. */
+static inline const ot_rec *ot_run_next(ot_reader *r) {
+  return r ? ot_reader_next(r) : NULL;
+}
 void ot_run_records_close(ot_reader *r);
 
 #endif

@@ -45,6 +45,13 @@ static ot_u64map wait_cp;      /* wait id -> first non-NULL code pointer of its 
 static ot_u64map if0_of;       /* pseudo task of `task if(0) depend` -> that task's id */
 static ot_u64map site_cp;      /* task creation site id -> its code pointer */
 static uint64_t lost_total, records_total;
+static ot_scan_observer observer;
+static void *observer_ctx;
+
+void ot_scan_observe(ot_scan_observer fn, void *ctx) {
+  observer = fn;
+  observer_ctx = ctx;
+}
 
 static par_rec *par_get(uint64_t id) {
   int is_new = 0;
@@ -133,6 +140,8 @@ static int scan_location(const ot_run *run, uint32_t loc) {
   uint64_t site_noted[65536 / 64] = {0}, untied_noted[65536 / 64] = {0};
   const ot_rec *r;
   while ((r = ot_run_next(s)) != NULL) {
+    if (observer)
+      observer(observer_ctx, loc, r);
     records_total++;
     uint64_t this_index = index++;
     int was_after_work = after_work;

@@ -3,6 +3,8 @@
 #ifndef OMPTRACE_SCAN_H
 #define OMPTRACE_SCAN_H
 
+#include "buffer/record.h"
+
 #include <stdint.h>
 
 /* What a parallel id stands for. A host `teams` construct is a league
@@ -23,7 +25,12 @@ typedef struct ot_parallel_info {
 } ot_parallel_info;
 
 typedef struct ot_run ot_run;
-int ot_scan_run(const ot_run *run);                    /* 0 on success */
+int ot_scan_run(const ot_run *run); /* 0 on success */
+/* Called with every record ot_scan_run reads, location by location, in
+ * stream order (recovery's where.c takes what it needs from this decode
+ * instead of reading the log once more); NULL: nobody. */
+typedef void (*ot_scan_observer)(void *ctx, uint32_t loc, const ot_rec *r);
+void ot_scan_observe(ot_scan_observer fn, void *ctx);
 const ot_parallel_info *ot_scan_parallel(uint64_t id); /* NULL if unknown */
 
 #endif

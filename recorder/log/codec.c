@@ -1,4 +1,4 @@
-/* Compact record encoding (codec.h). One record is:
+/* Compact record encoding (codec.h); decode.c reads it back. One record is:
  *   code      byte: bits 0-5 the type (63: the type byte follows), bit 6
  *             a flags byte follows, bit 7 c equals the previous c of this
  *             type (only when the flags' c mode is 0)
@@ -26,9 +26,6 @@
 
 #include <string.h>
 
-enum { CODE_ESCAPE = 63, CODE_FLAGS = 0x40, CODE_C_SAME = 0x80 };
-enum { F_KIND = 1, F_A = 2, F_NVAL = 4, B_SHIFT = 3, C_SHIFT = 5, F_ALL = 0x7f };
-
 size_t ot_codec_bound(size_t raw_bytes) {
   /* A record of 32 + 8n raw bytes takes at most 3 + 10 + 1 + 5 + 3 + 10 +
    * 10 + 10n = 42 + 10n encoded bytes. */
@@ -37,9 +34,6 @@ size_t ot_codec_bound(size_t raw_bytes) {
 
 static inline uint64_t zz(uint64_t d) {
   return (d << 1) ^ (uint64_t) - (int64_t)(d >> 63);
-}
-static inline uint64_t unzz(uint64_t z) {
-  return (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
 }
 
 static inline uint8_t *put(uint8_t *o, uint64_t v) {
@@ -52,7 +46,7 @@ static inline uint8_t *put(uint8_t *o, uint64_t v) {
 }
 
 static inline unsigned slot(unsigned type) {
-  return type < CODE_ESCAPE ? type : CODE_ESCAPE;
+  return type < OT_CODE_ESCAPE ? type : OT_CODE_ESCAPE;
 }
 
 /* Picks the base among bases[1..3] giving the smallest zigzag delta for v
@@ -91,12 +85,12 @@ size_t ot_codec_encode(const uint8_t *p, const uint8_t *end, uint8_t *out, uint3
     if (r->nval > OT_CODEC_MAX_VALUES || (size_t)(end - p) < size)
       break;
     ot_codec_prev *pv = &prev[slot(r->type)];
-    unsigned flags = (r->kind != pv->kind ? F_KIND : 0) | (r->a != pv->a ? F_A : 0) |
-                     (r->nval != pv->nval ? F_NVAL : 0);
+    unsigned flags = (r->kind != pv->kind ? OT_F_KIND : 0) | (r->a != pv->a ? OT_F_A : 0) |
+                     (r->nval != pv->nval ? OT_F_NVAL : 0);
     uint64_t bz = 0, cz = 0;
     if (r->b != pv->b) {
       const uint64_t bb[4] = {0, pv->b, pv->c, rc};
-      flags |= pick(r->b, bb, &bz) << B_SHIFT;
+      flags |= pick(r->b, bb, &bz) << OT_B_SHIFT;
     }
     unsigned cmode = 0;
     if (r->c != pv->c) {
@@ -108,19 +102,20 @@ size_t ot_codec_encode(const uint8_t *p, const uint8_t *end, uint8_t *out, uint3
         cz = own;
       }
     }
-    flags |= cmode << C_SHIFT;
-    unsigned code = slot(r->type) | (flags ? CODE_FLAGS : 0) | (r->c == pv->c ? CODE_C_SAME : 0);
+    flags |= cmode << OT_C_SHIFT;
+    unsigned code =
+        slot(r->type) | (flags ? OT_CODE_FLAGS : 0) | (r->c == pv->c ? OT_CODE_C_SAME : 0);
     *o++ = (uint8_t)code;
-    if (slot(r->type) == CODE_ESCAPE)
+    if (slot(r->type) == OT_CODE_ESCAPE)
       *o++ = r->type;
     if (flags)
       *o++ = (uint8_t)flags;
     o = put(o, zz(r->ts - ts));
-    if (flags & F_KIND)
+    if (flags & OT_F_KIND)
       *o++ = r->kind;
-    if (flags & F_A)
+    if (flags & OT_F_A)
       o = put(o, r->a);
-    if (flags & F_NVAL)
+    if (flags & OT_F_NVAL)
       o = put(o, r->nval);
     if (r->b != pv->b)
       o = put(o, bz);
@@ -140,114 +135,4 @@ size_t ot_codec_encode(const uint8_t *p, const uint8_t *end, uint8_t *out, uint3
   }
   *nrec = n;
   return (size_t)(o - out);
-}
-
-void ot_codec_dec_init(ot_codec_dec *d, const uint8_t *bytes, size_t len, uint32_t nrec) {
-  memset(d, 0, sizeof *d);
-  d->p = bytes;
-  d->end = bytes + len;
-  d->left = nrec;
-}
-
-/* Next varint; sets d->error on a truncated or over-long one. */
-static uint64_t get_slow(ot_codec_dec *d) {
-  uint64_t v = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
-    if (d->p >= d->end)
-      break;
-    uint8_t b = *d->p++;
-    if (shift == 63 && b > 1)
-      break; /* more than 64 bits */
-    v |= (uint64_t)(b & 0x7f) << shift;
-    if (!(b & 0x80))
-      return v;
-  }
-  d->error = 1;
-  return 0;
-}
-
-/* The common case inline: one or two bytes with the frame's end far away
- * (finalize decodes every record twice, so this is its innermost loop). */
-static inline __attribute__((always_inline)) uint64_t get(ot_codec_dec *d) {
-  const uint8_t *p = d->p;
-  if (__builtin_expect(d->end - p >= 2, 1)) {
-    if (p[0] < 0x80) {
-      d->p = p + 1;
-      return p[0];
-    }
-    if (p[1] < 0x80) {
-      d->p = p + 2;
-      return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-    }
-  }
-  return get_slow(d);
-}
-
-static uint8_t get_byte(ot_codec_dec *d) {
-  if (d->p >= d->end) {
-    d->error = 1;
-    return 0;
-  }
-  return *d->p++;
-}
-
-const ot_rec *ot_codec_dec_next(ot_codec_dec *d) {
-  if (d->error)
-    return NULL;
-  if (!d->left) {
-    if (d->p != d->end)
-      d->error = 1; /* bytes the frame header does not account for */
-    return NULL;
-  }
-  ot_rec *r = &d->out.rec;
-  unsigned code = get_byte(d);
-  unsigned type = code & 63u;
-  if (type == CODE_ESCAPE)
-    type = get_byte(d);
-  unsigned flags = code & CODE_FLAGS ? get_byte(d) : 0;
-  if (d->error || (flags & ~(unsigned)F_ALL) || ((code & CODE_FLAGS) && !flags)) {
-    d->error = 1;
-    return NULL;
-  }
-  ot_codec_prev *pv = &d->prev[slot(type)];
-  d->ts += unzz(get(d));
-  r->ts = d->ts;
-  r->type = (uint8_t)type;
-  if (flags & F_KIND)
-    pv->kind = get_byte(d);
-  if (flags & F_A) {
-    uint64_t a = get(d);
-    if (a > UINT32_MAX)
-      d->error = 1;
-    pv->a = (uint32_t)a;
-  }
-  if (flags & F_NVAL) {
-    uint64_t nval = get(d);
-    if (nval > OT_CODEC_MAX_VALUES)
-      d->error = 1;
-    else
-      pv->nval = (uint16_t)nval;
-  }
-  unsigned bmode = (flags >> B_SHIFT) & 3, cmode = (flags >> C_SHIFT) & 3;
-  uint64_t pb = pv->b, pc = pv->c;
-  if (bmode)
-    pv->b = (bmode == 1 ? pb : bmode == 2 ? pc : d->rc) + unzz(get(d));
-  if (cmode || !(code & CODE_C_SAME))
-    pv->c = (cmode == 0 ? pc : cmode == 1 ? pb : cmode == 2 ? d->rc : d->rb) + unzz(get(d));
-  r->kind = pv->kind;
-  r->a = pv->a;
-  r->nval = pv->nval;
-  r->b = pv->b;
-  r->c = pv->c;
-  uint64_t *v = ot_rec_values_mut(r);
-  for (unsigned i = 0; i < r->nval && !d->error; i++) {
-    d->prev_val[i] += unzz(get(d));
-    v[i] = d->prev_val[i];
-  }
-  if (d->error)
-    return NULL;
-  d->rb = r->b;
-  d->rc = r->c;
-  d->left--;
-  return r;
 }

@@ -6,7 +6,7 @@
  * type or of the previous record (whichever is shortest), counter values
  * deltas against the previous record's, kind/a/nval only when they change;
  * a typical event takes 4-8 bytes instead of 32 (codec.c). Pure functions:
- * no process state. */
+ * no process state (encoder codec.c, decoder decode.c). */
 #ifndef OMPTRACE_LOG_CODEC_H
 #define OMPTRACE_LOG_CODEC_H
 
@@ -18,6 +18,10 @@
 /* Most counter values per record the codec carries (the counters service
  * records at most 16). */
 #define OT_CODEC_MAX_VALUES 64
+
+/* Bits of a record's code and flags bytes (the format: codec.c). */
+enum { OT_CODE_ESCAPE = 63, OT_CODE_FLAGS = 0x40, OT_CODE_C_SAME = 0x80 };
+enum { OT_F_KIND = 1, OT_F_A = 2, OT_F_NVAL = 4, OT_B_SHIFT = 3, OT_C_SHIFT = 5, OT_F_ALL = 0x7f };
 
 /* Most bytes ot_codec_encode may write for raw_bytes of records. */
 size_t ot_codec_bound(size_t raw_bytes);
@@ -55,5 +59,12 @@ void ot_codec_dec_init(ot_codec_dec *d, const uint8_t *bytes, size_t len, uint32
 /* Next record (valid until the next call), or NULL at the end or on error
  * (d->error set). */
 const ot_rec *ot_codec_dec_next(ot_codec_dec *d);
+/* Decodes the next records into out (8-byte aligned, cap bytes) laid out
+ * as in a thread buffer (buffer/record.h: each record then its counter
+ * values); returns the bytes written, 0 at the end or on error (d->error
+ * set; the records written before the bad one are valid). Fills out while
+ * OT_CODEC_REC_MAX bytes are free, so cap must be at least that. */
+#define OT_CODEC_REC_MAX (sizeof(ot_rec) + 8u * OT_CODEC_MAX_VALUES)
+size_t ot_codec_dec_many(ot_codec_dec *d, uint8_t *out, size_t cap);
 
 #endif

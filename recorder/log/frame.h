@@ -20,8 +20,10 @@ size_t ot_frame_seal(ot_frame_hdr *h, unsigned type, uint32_t length, uint32_t s
 typedef struct ot_frame_reader {
   int fd;
   uint32_t next_seq;
-  uint64_t offset; /* file offset of the next frame */
-  uint8_t *buf;    /* payload of the last frame returned */
+  uint64_t offset;  /* file offset of the next frame */
+  uint64_t trusted; /* frames ending at or before this offset passed validation in an earlier
+                       read of the file (the log is append-only): their CRC is not computed again */
+  uint8_t *buf;     /* payload of the last frame returned */
   size_t cap;
   int damaged;         /* a frame failed validation (torn or corrupt) */
   uint64_t damaged_at; /* its file offset */
@@ -32,8 +34,8 @@ typedef struct ot_frame_reader {
 int ot_frame_open(ot_frame_reader *r, const char *path);
 /* Next valid frame: returns its header and sets *payload (valid until the
  * next call); NULL at the end of the valid part of the file. Every frame is
- * validated (CRC included) whatever `want` says; `want` (bit i = type i, 0 =
- * all) only selects which frames are returned. */
+ * validated (CRC included, except below `trusted`) whatever `want` says;
+ * `want` (bit i = type i, 0 = all) only selects which frames are returned. */
 const ot_frame_hdr *ot_frame_next(ot_frame_reader *r, uint32_t want, const uint8_t **payload);
 void ot_frame_close(ot_frame_reader *r);
 

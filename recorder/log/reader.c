@@ -11,14 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Records decoded per batch: a few hundred, so the decoder's loop keeps
+ * its state in registers, and small enough to stay in the L1 cache while
+ * finalize merges several locations' streams. */
+#define BATCH_BYTES (8u << 10)
+
 struct ot_reader {
+  ot_reader_head head; /* first: ot_reader_next reads it (reader.h) */
   ot_frame_reader fr;
   int in_records; /* dec holds a RECORDS frame being decoded */
   ot_codec_dec dec;
+  uint64_t batch[BATCH_BYTES / 8];
   uint64_t frame_at; /* file offset and number of that frame */
   uint32_t frame_seq;
   ot_rec lost;
-  uint64_t records;
 };
 
 ot_reader *ot_reader_open(const char *log_dir, uint32_t loc) {
@@ -49,13 +55,16 @@ static const ot_rec *bad_frame(ot_reader *r, const ot_frame_hdr *h, const char *
   return NULL;
 }
 
-const ot_rec *ot_reader_next(ot_reader *r) {
+const ot_rec *ot_reader_refill(ot_reader *r) {
   static const uint32_t want = (1u << OT_FRAME_RECORDS) | (1u << OT_FRAME_LOST);
   for (;;) {
     if (r->in_records) {
-      const ot_rec *rec = ot_codec_dec_next(&r->dec);
-      if (rec) {
-        r->records++;
+      size_t len = ot_codec_dec_many(&r->dec, (uint8_t *)r->batch, sizeof r->batch);
+      if (len) {
+        const ot_rec *rec = (const ot_rec *)(const void *)r->batch;
+        r->head.at = (const uint8_t *)r->batch + ot_rec_size(rec);
+        r->head.end = (const uint8_t *)r->batch + len;
+        r->head.records++;
         return rec;
       }
       r->in_records = 0;
@@ -81,7 +90,7 @@ const ot_rec *ot_reader_next(ot_reader *r) {
                          .a = lost.count > UINT32_MAX ? UINT32_MAX : (uint32_t)lost.count,
                          .b = lost.first_ts,
                          .c = lost.last_ts};
-      r->records++;
+      r->head.records++;
       return &r->lost;
     }
     ot_log_records rh;
@@ -97,6 +106,10 @@ const ot_rec *ot_reader_next(ot_reader *r) {
   }
 }
 
+void ot_reader_trust(ot_reader *r, uint64_t end) {
+  r->fr.trusted = end;
+}
+
 int ot_reader_damaged(const ot_reader *r) {
   return r->fr.damaged;
 }
@@ -110,7 +123,7 @@ uint64_t ot_reader_damaged_at(const ot_reader *r) {
 }
 
 uint64_t ot_reader_records(const ot_reader *r) {
-  return r->records;
+  return r->head.records;
 }
 
 void ot_reader_close(ot_reader *r) {

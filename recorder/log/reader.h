@@ -11,14 +11,39 @@
 
 typedef struct ot_reader ot_reader;
 
+/* The first member of an ot_reader: the batch of decoded records it hands
+ * out, read by the inline ot_reader_next (a call per record costs as much
+ * as handing one out). The rest of the reader is private to reader.c. */
+typedef struct ot_reader_head {
+  const uint8_t *at, *end; /* next record of the batch, end of the batch */
+  uint64_t records;        /* records returned so far */
+} ot_reader_head;
+
 /* Opens <log_dir>/<loc>.log. NULL with errno set when it cannot be opened
  * (ENOENT: no such file, which the caller may take as "no records"). */
 ot_reader *ot_reader_open(const char *log_dir, uint32_t loc);
 
+/* Frames of the file ending at or before byte `end` were validated by an
+ * earlier reading (ot_run_load): their CRC is not checked again. Every
+ * other check still holds, and frames past `end` are validated in full. */
+void ot_reader_trust(ot_reader *r, uint64_t end);
+
+/* ot_reader_next once the batch is used up: decodes the next one. */
+const ot_rec *ot_reader_refill(ot_reader *r);
+
 /* Next record (valid until the next call), or NULL at the end of the valid
  * part of the file. A LOST frame gives {type OT_LOST, ts = last_ts, a =
  * count saturated to UINT32_MAX, b = first_ts, c = last_ts}. */
-const ot_rec *ot_reader_next(ot_reader *r);
+static inline const ot_rec *ot_reader_next(ot_reader *r) {
+  ot_reader_head *h = (ot_reader_head *)(void *)r;
+  if (h->at < h->end) {
+    const ot_rec *rec = (const ot_rec *)(const void *)h->at;
+    h->at += ot_rec_size(rec);
+    h->records++;
+    return rec;
+  }
+  return ot_reader_refill(r);
+}
 
 /* 1 when the file ended in a frame that failed validation (torn or
  * corrupt), or a valid RECORDS/LOST frame could not be decoded; the

@@ -7,5 +7,6 @@ target_sources(omptrace PRIVATE
 target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/frame.c
   ${CMAKE_CURRENT_LIST_DIR}/codec.c
+  ${CMAKE_CURRENT_LIST_DIR}/decode.c
   ${CMAKE_CURRENT_LIST_DIR}/meta.c
   ${CMAKE_CURRENT_LIST_DIR}/reader.c)

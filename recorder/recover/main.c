@@ -224,7 +224,10 @@ static int recover(const opts *o) {
     ot_run_free(&run);
     return 1;
   }
-  if (ot_where_scan(&w, &run, o->where) != 0) {
+  /* Without --where only the last records matter, for the exit line (none
+   * with -q): taken from finalize's scan pass, not a pass of their own. */
+  memset(&w, 0, sizeof w);
+  if ((o->where ? ot_where_scan(&w, &run, 1) : o->quiet ? 0 : ot_where_follow(&w, &run)) != 0) {
     fprintf(stderr, ME ": out of memory\n");
     ot_run_free(&run);
     return 1;

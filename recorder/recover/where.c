@@ -8,6 +8,7 @@
 
 #include "buffer/record.h"
 #include "finalize/run.h"
+#include "finalize/scan.h"
 
 #include <omp-tools.h>
 #include <stdlib.h>
@@ -230,7 +231,14 @@ static int needs_origin(const ot_where *w) {
   return 0;
 }
 
-int ot_where_scan(ot_where *w, const ot_run *run, int stacks) {
+/* ot_scan_observer: the state pass on the scan's records. */
+static void follow(void *ctx, uint32_t loc, const ot_rec *r) {
+  ot_where *w = ctx;
+  if (loc < w->nlocs && w->present[loc])
+    state_pass(w, &w->locs[loc], r);
+}
+
+static int setup(ot_where *w, const ot_run *run, int stacks) {
   memset(w, 0, sizeof *w);
   w->first_raw = UINT64_MAX;
   w->stacks = stacks;
@@ -244,6 +252,19 @@ int ot_where_scan(ot_where *w, const ot_run *run, int stacks) {
     w->present[i] = (uint8_t)(t->present != 0);
     w->locs[i] = (where_loc){.loc = i, .type = t->type, .tid = t->tid, .damaged = t->damaged};
   }
+  return 0;
+}
+
+int ot_where_follow(ot_where *w, const ot_run *run) {
+  if (setup(w, run, 0) != 0)
+    return -1;
+  ot_scan_observe(follow, w);
+  return 0;
+}
+
+int ot_where_scan(ot_where *w, const ot_run *run, int stacks) {
+  if (setup(w, run, stacks) != 0)
+    return -1;
   each_record(w, run, state_pass);
   if (needs_origin(w))
     each_record(w, run, origin_pass);
@@ -264,6 +285,7 @@ uint32_t ot_where_ended_early(const ot_where *w, uint32_t *n) {
 }
 
 void ot_where_free(ot_where *w) {
+  ot_scan_observe(NULL, NULL);
   for (uint32_t i = 0; i < w->nlocs; i++) {
     free(w->locs[i].stack);
     free(w->locs[i].held);

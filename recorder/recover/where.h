@@ -63,6 +63,10 @@ typedef struct ot_where {
  * (out of memory). */
 typedef struct ot_run ot_run;
 int ot_where_scan(ot_where *w, const ot_run *run, int stacks);
+/* As ot_where_scan with stacks = 0, but without a pass of its own: w
+ * follows the records of finalize's scan pass (finalize/scan.h), so it is
+ * complete once ot_finalize_write has returned 0. */
+int ot_where_follow(ot_where *w, const ot_run *run);
 /* Locations whose last record is not their THREAD_END; *n gets how many
  * locations there are. */
 uint32_t ot_where_ended_early(const ot_where *w, uint32_t *n);

@@ -3,7 +3,8 @@
 program is killed with SIGKILL (or is still running) and the archive comes
 from its record log alone. Archives are read with python3-otf2 and
 cross-checked with otf2-print (tests/recorder/archive.py, otf2_print.py);
-counts are exact from the program's semantics.
+counts are exact from the program's semantics. One case (ended) reads a
+log written here by tests/unit/logwrite.py instead.
 
 No verdict depends on speed: before a kill, the test waits (bounded only by
 the test's timeout) until a probe recovery with -o of the still running
@@ -27,9 +28,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
+sys.path.insert(0, os.path.join(HERE, "..", "unit"))
 import archive  # noqa: E402
 import invariants  # noqa: E402
 import otf2_print  # noqa: E402
+from logwrite import META, CLOCK, THREAD, RECORDS, frame, encode, rec_types  # noqa: E402
 
 REGIONS = 5  # progs/regions.c
 PROBE_LIMIT_S = 240  # a hung program fails the test instead of hanging it
@@ -155,6 +158,41 @@ def otf2_events(anchor):
     if r.returncode != 0:
         fail("otf2-print %s: %s" % (anchor, r.stderr.strip()))
     return r.stdout
+
+
+def case_ended():
+    """Which threads ended early, on a log written here: location 0 ends in
+    THREAD_END, 1 stops before it, 2 has THREAD_END after a RECORDS frame
+    that passes its CRC but does not decode (its records stop there, so it
+    ended early). Without --where recovery takes each thread's last record
+    from finalize's scan pass; --where reads the log in a pass of its own:
+    both report the same."""
+    T = rec_types()
+    d = os.path.join(A.work, "ended")
+    for x in (d, d + "-where"):
+        shutil.rmtree(x, ignore_errors=True)
+    log = os.path.join(d, ".log")
+    os.makedirs(log)
+    with open(os.path.join(log, "process"), "wb") as f:
+        f.write(frame(META, 0, b"version=1\nprogram=/ended\npid=4242\nhost=nohost\n"
+                               b"clock=monotonic\n"))
+        f.write(frame(CLOCK, 1, struct.pack("<QQ", 1000, 1000)))
+    begin = (1000, T["THREAD_BEGIN"], 2, 0, 0, 0, [])
+    end = (5000, T["THREAD_END"], 0, 0, 0, 0, [])
+    bad = struct.pack("<II", 1, 3) + bytes([0x41, 0x00, 0x00])  # a flags byte of 0
+    streams = {0: [encode([begin, end])], 1: [encode([begin])],
+               2: [encode([begin]), bad, encode([end])]}
+    for loc, payloads in streams.items():
+        with open(os.path.join(log, "%d.log" % loc), "wb") as f:
+            f.write(frame(THREAD, 0, struct.pack("<IiiI", loc, 2, 5000 + loc, 0)))
+            for i, pl in enumerate(payloads):
+                f.write(frame(RECORDS, 1 + i, pl))
+    want = recovered_line(d, 2, 3)
+    r = run([A.recover, "--keep", d])
+    eq((r.returncode, r.stdout), (0, want), "recover: report line")
+    r = run([A.recover, "--where", "-o", d + "-where", d])
+    eq(r.returncode, 0, "recover --where (stderr %r)" % r.stderr)
+    eq(r.stdout.endswith(want), True, "recover --where: same report line (%r)" % r.stdout)
 
 
 def case_keep():
@@ -433,7 +471,7 @@ CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
          "damaged": case_damaged, "summary": case_summary,
          "where_locks": lambda: case_where("locks"),
          "where_critical": lambda: case_where("critical"),
-         "errors": case_errors, "snapshot": case_snapshot}
+         "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended}
 
 
 def main():
