@@ -9,8 +9,8 @@
 #include "core/log.h"
 #include "finalize/evt_queue.h"
 
-#include <inttypes.h>
 #include <sched.h>
+#include <stdint.h>
 
 enum evt_kind {
   K_ENTER,
@@ -159,6 +159,11 @@ static void play(const uint64_t *p, size_t n, OTF2_ErrorCode *err) {
   const uint64_t *end = p + n;
   while (p < end) {
     enum evt_kind k = (enum evt_kind)(p[0] & 0xff);
+    if (k >= K_COUNT) { /* never written: the rest of the batch cannot be read */
+      if (*err == OTF2_SUCCESS)
+        *err = OTF2_ERROR_INVALID_DATA;
+      return;
+    }
     if (*err == OTF2_SUCCESS) {
       OTF2_ErrorCode e = play_one(p);
       if (e != OTF2_SUCCESS)

@@ -3,14 +3,18 @@
  * by the thread, so the events reach OTF2 in the order they were made. */
 #include "finalize/evt_queue.h"
 
+#include "core/log.h"
+
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 
-/* 4 x 128 KiB: each hand-off moves about 5 000 events, and the replay runs
- * at most three batches ahead of the writer (it waits when all are full). */
+/* 8 x 128 KiB: each hand-off moves about 5 000 events, and the replay runs
+ * up to seven batches ahead of the writer (it waits when all are full), so
+ * a writer that is not scheduled at once rarely holds the replay up. */
 #define BATCH_WORDS (16384)
-#define NBATCH 4
+#define NBATCH 8
 /* The thread calls OTF2 and write(2) only. */
 #define STACK_SIZE (1u << 20)
 
@@ -28,6 +32,15 @@ static size_t filled[NBATCH];
 static int done;
 static OTF2_ErrorCode writer_err;
 static uint32_t fill_at; /* the batch the replay fills (replay only) */
+/* For OMPTRACE_VERBOSE: batches handed over, the replay's waits for a free
+ * one, the writer's CPU time and its waits for a full one. */
+static uint64_t handoffs, replay_wait_ns, writer_cpu_ns, writer_wait_ns;
+
+static uint64_t clock_ns(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static uint64_t *batch(uint32_t i) {
   return store + (size_t)i * BATCH_WORDS;
@@ -39,8 +52,12 @@ static void *writer_main(void *arg) {
   uint32_t at = 0;
   pthread_mutex_lock(&mu);
   for (;;) {
-    while (!filled[at] && !done)
-      pthread_cond_wait(&to_writer, &mu);
+    if (!filled[at] && !done) {
+      uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+      while (!filled[at] && !done)
+        pthread_cond_wait(&to_writer, &mu);
+      writer_wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
+    }
     size_t n = filled[at];
     if (!n) /* done, and every batch handed over is played */
       break;
@@ -52,6 +69,7 @@ static void *writer_main(void *arg) {
     pthread_cond_signal(&to_replay);
     at = (at + 1) % NBATCH;
   }
+  writer_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
   pthread_mutex_unlock(&mu);
   return NULL;
 }
@@ -64,6 +82,7 @@ int ot_evtq_start(ot_evtq_play_fn play) {
   for (uint32_t i = 0; i < NBATCH; i++)
     filled[i] = 0;
   done = 0;
+  handoffs = replay_wait_ns = writer_cpu_ns = writer_wait_ns = 0;
   writer_err = ot_evtq_error = OTF2_SUCCESS;
   fill_at = 0;
   ot_evtq_pos = batch(0);
@@ -101,10 +120,15 @@ void ot_evtq_handoff(void) {
   pthread_mutex_lock(&mu);
   if (n) {
     filled[fill_at] = n;
+    handoffs++;
     pthread_cond_signal(&to_writer);
     fill_at = (fill_at + 1) % NBATCH;
-    while (filled[fill_at])
-      pthread_cond_wait(&to_replay, &mu);
+    if (filled[fill_at]) {
+      uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+      while (filled[fill_at])
+        pthread_cond_wait(&to_replay, &mu);
+      replay_wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
+    }
   }
   ot_evtq_error = writer_err;
   pthread_mutex_unlock(&mu);
@@ -122,6 +146,10 @@ OTF2_ErrorCode ot_evtq_finish(void) {
   pthread_cond_signal(&to_writer);
   pthread_mutex_unlock(&mu);
   pthread_join(writer, NULL);
+  ot_verbose("writer thread: %llu batches, %.3f s CPU, waited %.3f s for the replay; the replay "
+             "waited %.3f s for it",
+             (unsigned long long)handoffs + (n != 0), (double)writer_cpu_ns * 1e-9,
+             (double)writer_wait_ns * 1e-9, (double)replay_wait_ns * 1e-9);
   OTF2_ErrorCode err = writer_err;
   pthread_mutex_destroy(&mu);
   pthread_cond_destroy(&to_writer);

@@ -299,11 +299,15 @@ static int write_archive(out_state *o) {
     o->reason = o->why;
     return -1;
   }
+  uint64_t t0 = ot_monotonic_ns();
   OTF2_ErrorCode e = write_events(o);
+  uint64_t t1 = ot_monotonic_ns();
   if (e == OTF2_SUCCESS) /* an MPI rank's process group is "rank R": the program goes here */
     e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::PROGRAM", o->run->program, true);
   if (e == OTF2_SUCCESS)
     e = write_all_definitions(o);
+  ot_verbose("finalize: events %.3f s, definitions %.3f s", (double)(t1 - t0) * 1e-9,
+             (double)(ot_monotonic_ns() - t1) * 1e-9);
   if (o->abandon) {
     abandoned = o->archive;
     o->archive = NULL;
@@ -381,8 +385,11 @@ int ot_finalize_write(const ot_run *run) {
   int rc = -1;
   if (!o.writers || !o.events || !o.strs.locations || ot_timeline_open(o.nloc) != 0)
     o.reason = "out of memory";
-  else if (prepare(&o) == 0)
+  else if (prepare(&o) == 0) {
+    ot_verbose("finalize: symbols, scan and samples %.3f s",
+               (double)(ot_monotonic_ns() - t0) * 1e-9);
     rc = write_archive(&o);
+  }
   report(&o, t0);
   release_all(&o);
   return rc;

@@ -199,7 +199,7 @@ def t_disk_full(rcv, work):
         if THREADED not in p.stderr:
             fail("disk_full: the events were not written by the thread: %r" % p.stderr)
         errors = [l for l in p.stderr.splitlines()
-                  if not re.match(r"omptrace: (finalize|replay|symbols): ", l)]
+                  if not re.match(r"omptrace: (finalize|replay|symbols|writer thread): ", l)]
         if len(errors) != 1 or not re.match(
                 r"omptrace: cannot write archive %s: .*No space left on device" %
                 re.escape(out), errors[0]):
