@@ -162,9 +162,10 @@ const ot_option ot_options[] = {
     {"OMPTRACE_WRITER_THREAD", "auto", "auto, on or off",
      "Writing the archive (at exit, and in omptrace-recover, which reads it too): a second "
      "thread encodes and writes the OTF2 events while the record log is replayed, so the two "
-     "overlap. auto: when the finalizing thread may run on two CPUs or more and the log holds "
-     "more than a few thousand records; on: always; off: one thread. The archive is the same "
-     "either way; a thread that cannot start means one thread.",
+     "overlap. auto: when the finalizing thread may run on two CPUs or more, a CPU is idle "
+     "(fewer threads runnable than CPUs online) and the log holds more than a few thousand "
+     "records; on: always; off: one thread. The archive is the same either way; a thread that "
+     "cannot start means one thread.",
      OT_OPT_CHOICE, FIELD(writer_thread), 0, 0, writer_choices},
 };
 

@@ -11,6 +11,8 @@
 
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
 
 enum evt_kind {
   K_ENTER,
@@ -184,6 +186,21 @@ static int cpus_allowed(void) {
   return CPU_COUNT(&set);
 }
 
+/* Threads running or ready to run on the machine now, the caller included
+ * (/proc/loadavg's fourth field); 0 when unknown. A second thread only
+ * helps where a CPU is idle: on a busy machine it costs hand-offs and
+ * waits for the writer and saves nothing. */
+static unsigned runnable(void) {
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (!f)
+    return 0;
+  unsigned n = 0;
+  if (fscanf(f, "%*s %*s %*s %u", &n) != 1)
+    n = 0;
+  fclose(f);
+  return n;
+}
+
 void ot_evt_open(OTF2_EvtWriter **w, uint64_t records) {
   writers = w;
   threaded = 0;
@@ -194,6 +211,9 @@ void ot_evt_open(OTF2_EvtWriter **w, uint64_t records) {
     why = "a small trace";
   else if (ot_cfg.writer_thread == OT_WRITER_THREAD_AUTO && cpus_allowed() < 2)
     why = "one CPU";
+  else if (ot_cfg.writer_thread == OT_WRITER_THREAD_AUTO &&
+           runnable() >= (unsigned)sysconf(_SC_NPROCESSORS_ONLN))
+    why = "no idle CPU";
   else if (ot_evtq_start(play) != 0)
     why = "cannot start a thread";
   else
