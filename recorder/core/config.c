@@ -233,28 +233,32 @@ static void default_output(const char *program) {
   snprintf(ot_cfg.output, sizeof ot_cfg.output, "omptrace-%s-%s-%d", prog, stamp, (int)getpid());
 }
 
+/* The variable's value from the environment, if set; a bad one is reported
+ * and the default kept. */
+static void load_env(const ot_option *o) {
+  const char *v = getenv(o->name);
+  if (!v)
+    return;
+  const char *why = ot_option_parse(o, v);
+  if (why) {
+    ot_option_parse(o, o->def);
+    /* A long value is shortened so the line keeps what happens. */
+    size_t len = strlen(v);
+    if (len > 100)
+      ot_warn("%s='%.60s...' (%zu characters): %s; using %s", o->name, v, len, why,
+              *o->def ? o->def : "the default");
+    else
+      ot_warn("%s='%s': %s; using %s", o->name, v, why, *o->def ? o->def : "the default");
+  }
+}
+
 int ot_config_load(const char *program_name) {
   memset(&ot_cfg, 0, sizeof ot_cfg);
   for (size_t i = 0; i < ot_option_count; i++)
     ot_option_parse(&ot_options[i], ot_options[i].def);
   /* Quiet and verbose decide which messages the other variables may print. */
-  for (size_t i = 0; i < ot_option_count; i++) {
-    const ot_option *o = &ot_options[i];
-    const char *v = getenv(o->name);
-    if (!v)
-      continue;
-    const char *why = ot_option_parse(o, v);
-    if (why) {
-      ot_option_parse(o, o->def);
-      /* A long value is shortened so the line keeps what happens. */
-      size_t len = strlen(v);
-      if (len > 100)
-        ot_warn("%s='%.60s...' (%zu characters): %s; using %s", o->name, v, len, why,
-                *o->def ? o->def : "the default");
-      else
-        ot_warn("%s='%s': %s; using %s", o->name, v, why, *o->def ? o->def : "the default");
-    }
-  }
+  for (size_t i = 0; i < ot_option_count; i++)
+    load_env(&ot_options[i]);
   ot_config_warn_unknown();
   if (!ot_cfg.output[0])
     default_output(program_name);
@@ -340,6 +344,15 @@ void ot_config_print_doc(FILE *out, int markdown) {
       char note[160];
       snprintf(note, sizeof note, "Not available in this build: %s.", missing);
       print_wrapped(out, note, "    ");
+    }
+  }
+}
+
+void ot_config_load_one(const char *name) {
+  for (size_t i = 0; i < ot_option_count; i++) {
+    if (strcmp(ot_options[i].name, name) == 0) {
+      ot_option_parse(&ot_options[i], ot_options[i].def);
+      load_env(&ot_options[i]);
     }
   }
 }

@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 enum ot_callstack_mode { OT_CALLSTACKS_USER = 0, OT_CALLSTACKS_MACHINE = 1 };
+/* OMPTRACE_WRITER_THREAD, in the order of its choices. */
+enum ot_writer_thread { OT_WRITER_THREAD_AUTO, OT_WRITER_THREAD_ON, OT_WRITER_THREAD_OFF };
 
 /* Event groups selectable with OMPTRACE_EVENTS. */
 enum ot_event_group {
@@ -47,6 +49,7 @@ typedef struct ot_config {
   char snapshot_signal[64];
   char filter[4096];                /* OMPTRACE_FILTER, filter file (empty: none) */
   uint64_t throttle_n, throttle_ns; /* OMPTRACE_THROTTLE N,T; n 0 = off */
+  int writer_thread;                /* OMPTRACE_WRITER_THREAD, enum ot_writer_thread */
 } ot_config;
 
 extern ot_config ot_cfg;
@@ -54,6 +57,9 @@ extern ot_config ot_cfg;
 /* Reads the environment; bad values print one line naming the variable and
  * the value used instead. Returns 0. */
 int ot_config_load(const char *program_name);
+/* Reads one variable (for programs other than the library, such as
+ * omptrace-recover); the rest of ot_cfg is left as it is. */
+void ot_config_load_one(const char *name);
 /* Prints the table (name, default, description) as text or Markdown. */
 void ot_config_print_doc(FILE *out, int markdown);
 

@@ -40,6 +40,7 @@ static const char *const clock_choices[] = {"monotonic", "tsc", NULL};
 static const char *const callstack_choices[] = {"user", "machine", NULL};
 static const char *const context_choices[] = {"lazy", "eager", NULL};
 static const char *const start_choices[] = {"recording", "paused", NULL};
+static const char *const writer_choices[] = {"auto", "on", "off", NULL};
 
 const ot_option ot_options[] = {
     {"OMPTRACE_OUTPUT", "", "directory",
@@ -158,6 +159,14 @@ const ot_option ot_options[] = {
      "PID` sends it). Not installed when the program has its own handler for the signal or "
      "when it is the sampling signal.",
      OT_OPT_STRING, FIELD(snapshot_signal), 0, 0, NULL},
+    {"OMPTRACE_WRITER_THREAD", "auto", "auto, on or off",
+     "Writing the archive (at exit, and in omptrace-recover, which reads it too): a second "
+     "thread encodes and writes the OTF2 events while the record log is replayed, so the two "
+     "overlap. auto: when the finalizing thread may run on two CPUs or more, a CPU is idle "
+     "(fewer threads runnable than CPUs online) and the log holds more than a few thousand "
+     "records; on: always; off: one thread. The archive is the same either way; a thread that "
+     "cannot start means one thread.",
+     OT_OPT_CHOICE, FIELD(writer_thread), 0, 0, writer_choices},
 };
 
 const size_t ot_option_count = sizeof ot_options / sizeof ot_options[0];

@@ -14,7 +14,8 @@ typedef struct ot_mpi_loc {
   uint32_t root;    /* of the open collective */
 } ot_mpi_loc;
 
-/* An MPI_MSG, MPI_REQ, MPI_COLL_BEGIN or MPI_COLL_END record at time t. */
-OTF2_ErrorCode ot_mpi_replay(OTF2_EvtWriter *w, ot_mpi_loc *m, const ot_rec *r, uint64_t t);
+/* An MPI_MSG, MPI_REQ, MPI_COLL_BEGIN or MPI_COLL_END record of location
+ * loc at time t (written through finalize/evt_out.h). */
+OTF2_ErrorCode ot_mpi_replay(uint32_t loc, ot_mpi_loc *m, const ot_rec *r, uint64_t t);
 
 #endif

@@ -5,6 +5,7 @@
 #include "core/output_dir.h"
 
 #include <otf2/OTF2_Pthread_Locks.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -70,17 +71,22 @@ static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc,
 static const OTF2_MemoryCallbacks memory_callbacks = {.otf2_allocate = chunk_alloc,
                                                       .otf2_free_all = chunk_free_all};
 
-/* OTF2 reports its own errors on stderr; keep the first one as the reason. */
+/* OTF2 reports its own errors on stderr; keep the first one as the reason.
+ * Errors come from the writer thread (finalize/evt_queue.c) as well; the
+ * reason is read once it is joined. */
 static char otf2_reason[256];
+static pthread_mutex_t reason_lock = PTHREAD_MUTEX_INITIALIZER;
 static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
                                     const char *function, OTF2_ErrorCode code, const char *msg,
                                     va_list args) {
   (void)data, (void)file, (void)line, (void)function;
+  pthread_mutex_lock(&reason_lock);
   if (!otf2_reason[0]) {
     char text[200];
     vsnprintf(text, sizeof text, msg, args);
     snprintf(otf2_reason, sizeof otf2_reason, "%s (%s)", OTF2_Error_GetDescription(code), text);
   }
+  pthread_mutex_unlock(&reason_lock);
   return code;
 }
 

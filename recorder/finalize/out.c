@@ -1,8 +1,9 @@
 /* The finalize pipeline: a run loaded from the record log (finalize/run.h)
  * -> scan, symbols, samples, replay into an OTF2 archive, definitions, exit
- * line. Runs once, single-threaded, from the tool's finalize (or at exit)
- * or in omptrace-recover; reads nothing of the live process but what the
- * run says, and never aborts the application. */
+ * line. Runs once, from the tool's finalize (or at exit) or in
+ * omptrace-recover, on the calling thread plus at most the writer thread of
+ * finalize/evt_queue.c; reads nothing of the live process but what the run
+ * says, and never aborts the application. */
 #include "finalize/out.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -10,6 +11,7 @@
 #include "core/output_dir.h"
 #include "finalize/defs.h"
 #include "finalize/defs_write.h"
+#include "finalize/evt_out.h"
 #include "finalize/filtered.h"
 #include "finalize/mpi_comms.h"
 #include "finalize/mpi_regions.h"
@@ -107,6 +109,7 @@ typedef struct out_state {
   uint64_t *events;
   def_strings strs;
   const char *reason; /* why the archive was not written, NULL on success */
+  int abandon;        /* writing an event failed: the archive is never closed */
   char why[512];
 } out_state;
 
@@ -215,6 +218,22 @@ static int prepare(out_state *o) {
   return 0;
 }
 
+/* The replay into the writers, on a second thread when there is one
+ * (finalize/evt_out.h): every event is written when this returns. */
+static OTF2_ErrorCode replay_events(out_state *o) {
+  OTF2_ErrorCode e = OTF2_SUCCESS;
+  ot_evt_open(o->writers, ot_scan_records());
+  int rc = ot_replay_run(o->run, 0, &e);
+  OTF2_ErrorCode qe = ot_evt_close();
+  if (e == OTF2_SUCCESS)
+    e = qe;
+  if (rc != 0 && e == OTF2_SUCCESS) {
+    o->reason = "cannot read the recorded events";
+    return OTF2_ERROR_INVALID_CALL;
+  }
+  return e;
+}
+
 /* Step 2: every location's events, then the event writers closed. */
 static OTF2_ErrorCode write_events(out_state *o) {
   OTF2_ErrorCode e = OTF2_SUCCESS;
@@ -223,9 +242,11 @@ static OTF2_ErrorCode write_events(out_state *o) {
     if (!o->writers[i])
       e = OTF2_ERROR_INVALID_CALL;
   }
-  if (e == OTF2_SUCCESS && ot_replay_run(o->run, o->writers, 0, &e) != 0 && e == OTF2_SUCCESS) {
-    o->reason = "cannot read the recorded events";
-    return OTF2_ERROR_INVALID_CALL;
+  if (e == OTF2_SUCCESS)
+    e = replay_events(o);
+  if (e != OTF2_SUCCESS) {
+    o->abandon = !o->reason; /* an OTF2 error, not a log that cannot be read */
+    return e;
   }
   for (uint32_t i = 0; i < o->nloc && e == OTF2_SUCCESS; i++)
     e = OTF2_EvtWriter_GetNumberOfEvents(o->writers[i], &o->events[i]);
@@ -258,6 +279,12 @@ static OTF2_ErrorCode write_all_definitions(out_state *o) {
   return e;
 }
 
+/* An archive whose event writing failed. OTF2 3.0 frees a file's write
+ * buffer when a write fails but keeps it, and writes it again when the file
+ * closes (a crash): such an archive is left open until the process ends,
+ * its memory reachable from here. */
+static OTF2_Archive *abandoned;
+
 /* Steps 2 and 3 into a new archive. */
 static int write_archive(out_state *o) {
   const char *dir = o->run->dir;
@@ -272,12 +299,20 @@ static int write_archive(out_state *o) {
     o->reason = o->why;
     return -1;
   }
+  uint64_t t0 = ot_monotonic_ns();
   OTF2_ErrorCode e = write_events(o);
+  uint64_t t1 = ot_monotonic_ns();
   if (e == OTF2_SUCCESS) /* an MPI rank's process group is "rank R": the program goes here */
     e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::PROGRAM", o->run->program, true);
   if (e == OTF2_SUCCESS)
     e = write_all_definitions(o);
-  OTF2_ErrorCode ce = OTF2_Archive_Close(o->archive);
+  ot_verbose("finalize: events %.3f s, definitions %.3f s", (double)(t1 - t0) * 1e-9,
+             (double)(ot_monotonic_ns() - t1) * 1e-9);
+  if (o->abandon) {
+    abandoned = o->archive;
+    o->archive = NULL;
+  }
+  OTF2_ErrorCode ce = o->archive ? OTF2_Archive_Close(o->archive) : OTF2_SUCCESS;
   o->archive = NULL;
   if (e == OTF2_SUCCESS)
     e = ce;
@@ -350,8 +385,11 @@ int ot_finalize_write(const ot_run *run) {
   int rc = -1;
   if (!o.writers || !o.events || !o.strs.locations || ot_timeline_open(o.nloc) != 0)
     o.reason = "out of memory";
-  else if (prepare(&o) == 0)
+  else if (prepare(&o) == 0) {
+    ot_verbose("finalize: symbols, scan and samples %.3f s",
+               (double)(ot_monotonic_ns() - t0) * 1e-9);
     rc = write_archive(&o);
+  }
   report(&o, t0);
   release_all(&o);
   return rc;

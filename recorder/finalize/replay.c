@@ -9,6 +9,7 @@
 #include "buffer/mpi_calls.h"
 #include "core/log.h"
 #include "finalize/defs.h"
+#include "finalize/evt_out.h"
 #include "finalize/grow.h"
 #include "finalize/intern.h"
 #include "finalize/labels.h"
@@ -75,7 +76,6 @@ typedef struct held {
 
 typedef struct loc_state {
   uint32_t loc;
-  OTF2_EvtWriter *w;
   ot_reader *s;
   const ot_rec *cur;
   frame *st;
@@ -163,9 +163,10 @@ static inline void settle(loc_state *ls, int open_too) {
     settle_now(ls, open_too);
 }
 
+/* After the first error nothing more goes to OTF2 (the archive is lost). */
 #define W(call)                                                                                    \
   do {                                                                                             \
-    if (silent)                                                                                    \
+    if (silent || werr != OTF2_SUCCESS)                                                            \
       break;                                                                                       \
     if (cur_ls)                                                                                    \
       settle(cur_ls, 1);                                                                           \
@@ -179,7 +180,7 @@ static inline void settle(loc_state *ls, int open_too) {
  * resumed), only a closed one's pair. */
 #define W_TASK(call)                                                                               \
   do {                                                                                             \
-    if (silent)                                                                                    \
+    if (silent || werr != OTF2_SUCCESS)                                                            \
       break;                                                                                       \
     if (cur_ls)                                                                                    \
       settle(cur_ls, 0);                                                                           \
@@ -188,15 +189,21 @@ static inline void settle(loc_state *ls, int open_too) {
       werr = e_;                                                                                   \
   } while (0)
 
+/* MeasurementOnOff, with its attribute list (handed over, or deleted when
+ * nothing is written). */
+static void measurement(loc_state *ls, OTF2_AttributeList *al, uint64_t t,
+                        OTF2_MeasurementMode mode) {
+  if (silent || werr != OTF2_SUCCESS) {
+    if (al)
+      OTF2_AttributeList_Delete(al);
+    return;
+  }
+  W(ot_evt_measurement(ls->loc, t, al, mode));
+}
+
 static void put_metric(loc_state *ls, uint64_t t) {
   ls->pending = 0;
-  OTF2_Type types[OT_WRITER_MAX_METRICS];
-  OTF2_MetricValue vals[OT_WRITER_MAX_METRICS];
-  for (unsigned i = 0; i < ls->nvalues; i++) {
-    types[i] = OTF2_TYPE_UINT64;
-    vals[i].unsigned_int = ls->values[i];
-  }
-  W(OTF2_EvtWriter_Metric(ls->w, NULL, t, metric_class, (uint8_t)ls->nvalues, types, vals));
+  W(ot_evt_metric(ls->loc, t, metric_class, (uint8_t)ls->nvalues, ls->values));
 }
 
 /* Regions the filter excludes are left out; what they contain is not. */
@@ -205,7 +212,7 @@ static void enter(loc_state *ls, uint64_t t, uint32_t region) {
     return;
   if (ls->pending || (strict && ls->nvalues))
     put_metric(ls, t);
-  W(OTF2_EvtWriter_Enter(ls->w, NULL, t, region));
+  W(ot_evt_enter(ls->loc, t, region));
   ls->entered_n = ls->n && ls->st[ls->n - 1].region == region ? ls->n : 0;
   ls->entered_t = t;
 }
@@ -215,7 +222,7 @@ static void leave(loc_state *ls, uint64_t t, uint32_t region) {
     return;
   if (ls->pending || (strict && ls->nvalues))
     put_metric(ls, t);
-  W(OTF2_EvtWriter_Leave(ls->w, NULL, t, region));
+  W(ot_evt_leave(ls->loc, t, region));
 }
 
 /* A wait frame whose Enter is not written yet keeps the time to write it
@@ -335,11 +342,11 @@ static void close_top(loc_state *ls, uint64_t t) {
   } else if (f->type == F_MSBLOCK) {
     leave(ls, t, f->region);
     if (f->lock != OT_LOCK_FILTERED)
-      W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
+      W(ot_evt_release_lock(ls->loc, t, OTF2_PARADIGM_OPENMP, f->lock, f->order));
   } else {
     leave(ls, t, f->region);
     if (f->type == F_PARALLEL)
-      W(OTF2_EvtWriter_ThreadTeamEnd(ls->w, NULL, t, f->comm));
+      W(ot_evt_team_end(ls->loc, t, f->comm));
   }
   if (f->type == F_PARALLEL)
     ls->task_at = f->outer_task;
@@ -464,8 +471,7 @@ static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
 
 static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
   OTF2_CommRef comm = current_comm(ls);
-  W_TASK(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, comm, OT_TASK_THREAD(task),
-                                         OT_TASK_GEN(task)));
+  W_TASK(ot_evt_task_switch(ls->loc, t, comm, OT_TASK_THREAD(task), OT_TASK_GEN(task)));
   if (resume_task(ls, task, t))
     return;
   uint32_t site = OT_TASK_SITE(task);
@@ -495,14 +501,14 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
 }
 
 static void to_implicit(loc_state *ls, uint64_t t) {
-  W_TASK(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), ls->loc, 0));
+  W_TASK(ot_evt_task_switch(ls->loc, t, current_comm(ls), ls->loc, 0));
 }
 
 static void complete_running(loc_state *ls, uint64_t t) {
   uint64_t task = running(ls);
   close_to(ls, ls->task_at - 1, t);
-  W_TASK(OTF2_EvtWriter_ThreadTaskComplete(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(task),
-                                           OT_TASK_GEN(task)));
+  W_TASK(
+      ot_evt_task_complete(ls->loc, t, current_comm(ls), OT_TASK_THREAD(task), OT_TASK_GEN(task)));
 }
 
 /* A task completed by this location while it runs another one: a detached
@@ -625,7 +631,7 @@ static void mutex_acquired(loc_state *ls, const ot_rec *r, uint64_t t) {
   if (!ot_region_excluded(ot_region(c, cp))) { /* a filtered lock is left out whole */
     lock = lock_id(r->kind, r->b);
     order = lock < lock_cap ? ++lock_count[lock] : 0;
-    W(OTF2_EvtWriter_ThreadAcquireLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, lock, order));
+    W(ot_evt_acquire_lock(ls->loc, t, OTF2_PARADIGM_OPENMP, lock, order));
   }
   if (sblock != OC_COUNT) {
     frame *f = push(ls, F_MSBLOCK, r->kind, ot_region(sblock, cp), r->b, cp);
@@ -657,15 +663,14 @@ static void mutex_released(loc_state *ls, const ot_rec *r, uint64_t t) {
     if (ls->hl[k].wait != r->b)
       continue;
     if (ls->hl[k].lock != OT_LOCK_FILTERED)
-      W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, ls->hl[k].lock,
-                                         ls->hl[k].order));
+      W(ot_evt_release_lock(ls->loc, t, OTF2_PARADIGM_OPENMP, ls->hl[k].lock, ls->hl[k].order));
     ls->hl[k] = ls->hl[--ls->nhl];
     return;
   }
   /* Released by another thread than the acquirer: pair with the latest acquisition. */
   uint32_t lock = lock_id(r->kind, r->b);
-  W(OTF2_EvtWriter_ThreadReleaseLock(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, lock,
-                                     lock < lock_cap ? lock_count[lock] : 0));
+  W(ot_evt_release_lock(ls->loc, t, OTF2_PARADIGM_OPENMP, lock,
+                        lock < lock_cap ? lock_count[lock] : 0));
 }
 
 static void zero_length(loc_state *ls, enum ot_construct c, uint64_t cp, uint64_t t) {
@@ -694,8 +699,8 @@ static void close_create(loc_state *ls) {
 static void samples_until(loc_state *ls, uint64_t raw) {
   if (ls->create_open || ls->dwait_pending)
     close_create(ls);
-  if (samples)
-    ot_samples_emit_until(ls->loc, raw, ls->w);
+  if (samples && werr == OTF2_SUCCESS)
+    werr = ot_samples_emit_until(ls->loc, raw);
 }
 
 static void close_all(loc_state *ls, uint64_t t) {
@@ -769,7 +774,7 @@ static void parallel_fork(loc_state *ls, const ot_rec *r, uint64_t t) {
   if (p && p->kind == OT_PK_TEAM)
     return; /* a team's internal region is part of its league */
   uint32_t n = p && p->team_size ? p->team_size : r->a;
-  W(OTF2_EvtWriter_ThreadFork(ls->w, NULL, t, OTF2_PARADIGM_OPENMP, n));
+  W(ot_evt_fork(ls->loc, t, OTF2_PARADIGM_OPENMP, n));
 }
 
 /* Implicit task of a parallel region, or initial task of a league member
@@ -790,7 +795,7 @@ static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
   uint64_t cp = p ? p->codeptr : 0;
   cp = effective_cp(ls, cp);
   OTF2_CommRef comm = ot_teams_comm(id);
-  W(OTF2_EvtWriter_ThreadTeamBegin(ls->w, NULL, t, comm));
+  W(ot_evt_team_begin(ls->loc, t, comm));
   enum ot_construct c = sub == PAR_LEAGUE ? OC_TEAMS : OC_PARALLEL;
   frame *f = push(ls, F_PARALLEL, sub, ot_region(c, cp), id, cp);
   if (!f)
@@ -814,11 +819,9 @@ static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
   OTF2_AttributeList *al = OTF2_AttributeList_New(); /* NULL: the count is left out */
   if (al)
     W(OTF2_AttributeList_AddUint64(al, ot_defs_lost_records(), r->a));
-  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, al, t0, OTF2_MEASUREMENT_OFF));
-  if (al)
-    OTF2_AttributeList_Delete(al);
+  measurement(ls, al, t0, OTF2_MEASUREMENT_OFF);
   samples_until(ls, raw);
-  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON));
+  measurement(ls, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON);
 }
 
 /* Paused intervals. At the pause everything open is left; the parallel
@@ -846,10 +849,9 @@ static void keep_structural(loc_state *ls, uint64_t t) {
       continue;
     uint64_t id = copy[k].id;
     if (copy[k].type == F_TASK)
-      W(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(id),
-                                        OT_TASK_GEN(id)));
+      W(ot_evt_task_switch(ls->loc, t, current_comm(ls), OT_TASK_THREAD(id), OT_TASK_GEN(id)));
     else
-      W(OTF2_EvtWriter_ThreadTeamBegin(ls->w, NULL, t, copy[k].comm));
+      W(ot_evt_team_begin(ls->loc, t, copy[k].comm));
     frame *f = push(ls, 0, 0, 0, 0, 0);
     if (!f)
       break;
@@ -883,9 +885,7 @@ static void pause_off(loc_state *ls, const ot_pause *p, uint64_t raw) {
         ot_defs_attribute("omptrace::paused", "recording was paused here (docs/control.md)",
                           OTF2_TYPE_STRING),
         ot_defs_string(p->why)));
-  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, al, t0, OTF2_MEASUREMENT_OFF));
-  if (al)
-    OTF2_AttributeList_Delete(al);
+  measurement(ls, al, t0, OTF2_MEASUREMENT_OFF);
   ls->off = 1;
   silent = 1;
   if (copy) { /* the cap held n frames before close_all popped them */
@@ -900,7 +900,7 @@ static void pause_on(loc_state *ls, const ot_pause *p) {
   ls->off = 0;
   silent = 0;
   uint64_t t1 = ot_out_ts(ls->loc, p->on);
-  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, NULL, t1, OTF2_MEASUREMENT_ON));
+  measurement(ls, NULL, t1, OTF2_MEASUREMENT_ON);
   keep_structural(ls, t1);
   ls->pz++;
 }
@@ -935,7 +935,7 @@ static void pause_at_end(loc_state *ls) {
 
 static void put_dependence(loc_state *ls, uint8_t kind, uint64_t address, uint64_t t) {
   uint32_t param = ot_defs_parameter(dep_param_name(kind), OTF2_PARAMETER_TYPE_UINT64);
-  W(OTF2_EvtWriter_ParameterUnsignedInt(ls->w, NULL, t, param, address));
+  W(ot_evt_parameter_uint(ls->loc, t, param, address));
 }
 
 /* A task's dependences go inside its zero-length task create region, at
@@ -1034,8 +1034,7 @@ static void task_create(loc_state *ls, const ot_rec *r, uint64_t t) {
   }
   ls->create_region = ot_region(OC_TASK_CREATE, cp);
   enter(ls, t, ls->create_region);
-  W(OTF2_EvtWriter_ThreadTaskCreate(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(r->c),
-                                    OT_TASK_GEN(r->c)));
+  W(ot_evt_task_create(ls->loc, t, current_comm(ls), OT_TASK_THREAD(r->c), OT_TASK_GEN(r->c)));
   ls->create_open = 1;
   ls->create_t = t;
   ls->create_task = r->c;
@@ -1164,7 +1163,7 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   case OT_PARALLEL_END: {
     const ot_parallel_info *p = ot_scan_parallel(r->c);
     if (!p || p->kind != OT_PK_TEAM)
-      W(OTF2_EvtWriter_ThreadJoin(ls->w, NULL, t, OTF2_PARADIGM_OPENMP));
+      W(ot_evt_join(ls->loc, t, OTF2_PARADIGM_OPENMP));
     break;
   }
   case OT_IMPLICIT_BEGIN:
@@ -1223,7 +1222,7 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   case OT_MPI_REQ:
   case OT_MPI_COLL_BEGIN:
   case OT_MPI_COLL_END:
-    W(ot_mpi_replay(ls->w, &ls->mpi, r, t));
+    W(ot_mpi_replay(ls->loc, &ls->mpi, r, t));
     break;
   case OT_MPI_COMM:
   case OT_MPI_MEMBER:
@@ -1283,8 +1282,8 @@ static void end_suspended(loc_state *ls, uint64_t t) {
     if (!any && ls->task_at)
       close_to(ls, ls->task_at - 1, t);
     any = 1;
-    W_TASK(OTF2_EvtWriter_ThreadTaskSwitch(ls->w, NULL, t, current_comm(ls), OT_TASK_THREAD(s.task),
-                                           OT_TASK_GEN(s.task)));
+    W_TASK(ot_evt_task_switch(ls->loc, t, current_comm(ls), OT_TASK_THREAD(s.task),
+                              OT_TASK_GEN(s.task)));
     uint32_t index = ls->n;
     frame *frames = s.frames;
     for (uint32_t k = 0; k < s.n; k++) {
@@ -1322,9 +1321,7 @@ static void mark_stopped(loc_state *ls, uint64_t t) {
     W(OTF2_AttributeList_AddStringRef(al, ot_defs_stopped(),
                                       ot_defs_string("recording stopped: the program ended "
                                                      "before the trace was finished")));
-  W(OTF2_EvtWriter_MeasurementOnOff(ls->w, al, t, OTF2_MEASUREMENT_OFF));
-  if (al)
-    OTF2_AttributeList_Delete(al);
+  measurement(ls, al, t, OTF2_MEASUREMENT_OFF);
 }
 
 /* Min-heap of locations by the raw time of their next record. */
@@ -1348,8 +1345,7 @@ static void sift_down(loc_state **h, uint32_t n, uint32_t i) {
   }
 }
 
-int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
-                  OTF2_ErrorCode *err) {
+int ot_replay_run(const ot_run *run, uint32_t mclass, OTF2_ErrorCode *err) {
   uint32_t nloc = run->nthreads;
   werr = OTF2_SUCCESS;
   silent = 0;
@@ -1375,7 +1371,6 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
   }
   for (uint32_t i = 0; i < nloc; i++) {
     ls[i].loc = i;
-    ls[i].w = writers[i];
     /* A stack from the start: st is never NULL (and the analyzer knows). */
     ls[i].st = ot_grow(NULL, &ls[i].cap, 1, sizeof *ls[i].st, 32);
     if (!ls[i].st) {
@@ -1389,15 +1384,20 @@ int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t mclass,
   }
   for (uint32_t i = nh / 2; i-- > 0;)
     sift_down(heap, nh, i);
+  uint64_t done = 0;
   while (nh > 0 && werr == OTF2_SUCCESS) {
     loc_state *l = heap[0];
     process(l, l->cur);
+    done++;
     l->index++;
     l->cur = ot_run_next(l->s);
     if (!l->cur)
       heap[0] = heap[--nh];
     sift_down(heap, nh, 0);
   }
+  if (werr != OTF2_SUCCESS)
+    ot_verbose("replay: stopped by an OTF2 error after %" PRIu64 " of %" PRIu64 " records", done,
+               ot_scan_records());
   /* Close what is still open at each location's last time (exit() inside a
    * parallel region, threads that never reported their end). */
   for (uint32_t i = 0; i < nloc && werr == OTF2_SUCCESS; i++) {

@@ -12,13 +12,13 @@
 
 typedef struct ot_run ot_run;
 
-/* writers[loc] for each of run's locations; metric_class is the
- * MetricClass id (used when records carry counter values). 0 on success,
- * else the first OTF2 error (the replay stops there) or -1 (out of
- * memory). A run that did not finish ends each location that did not
- * report its end with MeasurementOnOff(OFF) + omptrace::stopped. */
-int ot_replay_run(const ot_run *run, OTF2_EvtWriter **writers, uint32_t metric_class,
-                  OTF2_ErrorCode *err);
+/* Writes each of run's locations through finalize/evt_out.h (opened by
+ * the caller); metric_class is the MetricClass id (used when records carry
+ * counter values). 0 on success, else the first OTF2 error seen (the
+ * replay stops there) or -1 (out of memory). A run that did not finish
+ * ends each location that did not report its end with
+ * MeasurementOnOff(OFF) + omptrace::stopped. */
+int ot_replay_run(const ot_run *run, uint32_t metric_class, OTF2_ErrorCode *err);
 void ot_replay_free(void);
 
 #endif

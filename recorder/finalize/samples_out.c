@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "finalize/contexts.h"
 #include "finalize/defs.h"
+#include "finalize/evt_out.h"
 #include "finalize/out.h"
 #include "finalize/run.h"
 #include "services/sampler_buf.h"
@@ -137,18 +138,21 @@ void ot_samples_prepare(const ot_run *r) {
   report_costs();
 }
 
-void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w) {
+OTF2_ErrorCode ot_samples_emit_until(uint32_t loc, uint64_t limit_raw) {
   if (loc >= nlocs)
-    return;
+    return OTF2_SUCCESS;
   loc_samples *ls = &locs[loc];
+  OTF2_ErrorCode err = OTF2_SUCCESS;
   while (ls->next < ls->n && ls->s[ls->next].raw <= limit_raw) {
     const ot_out_sample *o = &ls->s[ls->next++];
-    OTF2_EvtWriter_CallingContextSample(w, NULL, ot_out_ts(loc, o->raw), o->context, o->unwind,
-                                        generator);
+    OTF2_ErrorCode e = ot_evt_sample(loc, ot_out_ts(loc, o->raw), o->context, o->unwind, generator);
+    if (err == OTF2_SUCCESS)
+      err = e;
   }
   if (ls->next == ls->n && ls->s) {
     free(ls->s);
     ls->s = NULL;
     ls->n = ls->next = 0;
   }
+  return err;
 }

@@ -11,8 +11,9 @@ typedef struct ot_run ot_run;
 /* After ot_scan_run and ot_symbols_open. No-op when sampling was off. */
 void ot_samples_prepare(const ot_run *run);
 /* Writes loc's samples with raw timestamp <= limit_raw (UINT64_MAX: all
- * that remain) to w. Times go through ot_out_ts so they never decrease. */
-void ot_samples_emit_until(uint32_t loc, uint64_t limit_raw, OTF2_EvtWriter *w);
+ * that remain) through finalize/evt_out.h. Times go through ot_out_ts so
+ * they never decrease. Returns the first error. */
+OTF2_ErrorCode ot_samples_emit_until(uint32_t loc, uint64_t limit_raw);
 /* 1 when any location has samples left to write. */
 int ot_samples_any(void);
 uint64_t ot_samples_taken(void); /* totals for the exit line */

@@ -27,13 +27,13 @@
 #define ME "omptrace-recover"
 
 typedef struct opts {
-  int keep, where, quiet;
+  int keep, where, quiet, verbose;
   const char *out; /* -o OUTDIR, or NULL */
   const char *dir;
 } opts;
 
 static void usage(FILE *f) {
-  fputs("usage: " ME " [--keep] [-o OUTDIR] [--where] [-q] DIR\n"
+  fputs("usage: " ME " [--keep] [-o OUTDIR] [--where] [-q] [-v] DIR\n"
         "Writes the archive DIR/traces.otf2 from the record log DIR/.log that a run which\n"
         "did not finish (crash, kill, hang, or still running) left behind.\n"
         "  --keep        keep DIR/.log (recovering again gives the same archive)\n"
@@ -41,18 +41,23 @@ static void usage(FILE *f) {
         "  --where       report where each thread is at its last record (open constructs,\n"
         "                locks held and waited for); also written to OUTDIR/where.txt\n"
         "  -q, --quiet   no exit line\n"
+        "  -v, --verbose details of the archive's writing, as OMPTRACE_VERBOSE=1 gives\n"
+        "OMPTRACE_WRITER_THREAD (auto, on, off) is read as the library reads it.\n"
         "  --help        this text\n",
         f);
 }
 
 static int parse(int argc, char **argv, opts *o) {
-  static const struct option longs[] = {
-      {"keep", no_argument, 0, 'k'},  {"where", no_argument, 0, 'w'},
-      {"quiet", no_argument, 0, 'q'}, {"output", required_argument, 0, 'o'},
-      {"help", no_argument, 0, 'h'},  {0, 0, 0, 0}};
+  static const struct option longs[] = {{"keep", no_argument, 0, 'k'},
+                                        {"where", no_argument, 0, 'w'},
+                                        {"quiet", no_argument, 0, 'q'},
+                                        {"output", required_argument, 0, 'o'},
+                                        {"help", no_argument, 0, 'h'},
+                                        {"verbose", no_argument, 0, 'v'},
+                                        {0, 0, 0, 0}};
   int c;
   opterr = 0; /* our own one-line messages */
-  while ((c = getopt_long(argc, argv, ":o:qh", longs, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":o:qvh", longs, NULL)) != -1) {
     switch (c) {
     case 'k':
       o->keep = 1;
@@ -62,6 +67,9 @@ static int parse(int argc, char **argv, opts *o) {
       break;
     case 'q':
       o->quiet = 1;
+      break;
+    case 'v':
+      o->verbose = 1;
       break;
     case 'o':
       o->out = optarg;
@@ -268,6 +276,8 @@ int main(int argc, char **argv) {
   if (parse(argc, argv, &o) != 0)
     return 2;
   ot_cfg.quiet = o.quiet;
+  ot_cfg.verbose = o.verbose;
+  ot_config_load_one("OMPTRACE_WRITER_THREAD");
   int c = check_dir(o.dir, o.out);
   if (c >= 0)
     return c;

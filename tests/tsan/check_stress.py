@@ -93,6 +93,9 @@ def run(stress, tool, work, mode, extra):
     sys.stdout.write(p.stderr)
     if "ThreadSanitizer" in p.stderr:
         fail("ThreadSanitizer reported a problem (see above)")
+    if extra.get("OMPTRACE_WRITER_THREAD") == "on" and \
+            "events written by a second thread" not in p.stderr:
+        fail("the archive's events were not written by the writer thread")
     if p.returncode != 0:
         fail("tsan_stress exited with status %d" % p.returncode)
         return None, {}
