@@ -2,13 +2,15 @@
 """End to end: the whole traced process, exit and archive writing included,
 against the same program without a tool (docs/performance.md, "End to end").
 
-    bench/e2e.py --build DIR [--reps N] [--threads N] [--program "ARGS"]...
+    bench/e2e.py --build DIR [--reps N] [--threads N] [--before LIB] [--program "ARGS"]...
 
 Runs each program (default: BOTS-style `ot_scale fib 26` and
 `ot_scale tasks 2000000`, both fixed work) without a tool and under
 omptrace, interleaved, N times (default 5), and prints per program and
 variant the median wall time of the process, its ratio to no tool, and the
-archive's events, size and bytes per event from omptrace's exit line."""
+archive's events, size, bytes per event and finalize time from omptrace's exit
+line. --before LIB adds another libomptrace.so (e.g. a previous build) as a
+third variant, interleaved with the others."""
 import argparse
 import os
 import re
@@ -45,6 +47,7 @@ def main():
     ap.add_argument("--build", required=True, help="CMake build directory")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--before", help="another libomptrace.so, measured as variant 'before'")
     ap.add_argument("--program", action="append",
                     help="arguments of ot_scale (repeatable), e.g. \"fib 26\"")
     a = ap.parse_args()
@@ -57,28 +60,33 @@ def main():
     base = dict(os.environ, OMP_NUM_THREADS=str(a.threads))
     base.pop("OMP_TOOL_LIBRARIES", None)
     variants = [("no tool", base), ("omptrace", dict(base, OMP_TOOL_LIBRARIES=lib))]
+    if a.before:
+        if not os.path.exists(a.before):
+            sys.exit("e2e: %s is missing" % a.before)
+        variants.append(("before", dict(base, OMP_TOOL_LIBRARIES=a.before)))
     work = tempfile.mkdtemp(prefix="omptrace-e2e-")
     try:
         for prog in programs:
             cmd = [scale] + prog.split()
             walls = {v: [] for v, _ in variants}
-            infos = []
+            infos = {v: [] for v, _ in variants}
             for _ in range(a.reps):
                 for name, env in variants:
                     wall, info = run_once(cmd, env, work)
                     walls[name].append(wall)
                     if info:
-                        infos.append(info)
+                        infos[name].append(info)
             none = statistics.median(walls["no tool"])
             for name, _ in variants:
                 med = statistics.median(walls[name])
                 line = "program=%s variant=%s median_s=%.3f ratio=%.2f" % (
                     prog.replace(" ", "_"), name.replace(" ", "_"), med, med / none)
-                if name == "omptrace" and infos:
-                    ev, size, fin = infos[len(infos) // 2]
+                got = infos[name]
+                if got:
+                    ev, size, _ = got[len(got) // 2]
                     line += " events=%d archive_MiB=%.1f bytes_per_event=%.2f finalize_s=%.2f" % (
                         ev, size / 2**20, size / ev if ev else 0, statistics.median(
-                            i[2] for i in infos))
+                            i[2] for i in got))
                 print(line, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
