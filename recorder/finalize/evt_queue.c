@@ -74,6 +74,16 @@ static void *writer_main(void *arg) {
   return NULL;
 }
 
+/* Back to no queue: the lock, the conditions and the batches go. */
+static void release(void) {
+  pthread_mutex_destroy(&mu);
+  pthread_cond_destroy(&to_writer);
+  pthread_cond_destroy(&to_replay);
+  free(store);
+  store = NULL;
+  ot_evtq_pos = ot_evtq_end = NULL;
+}
+
 int ot_evtq_start(ot_evtq_play_fn play) {
   store = malloc((size_t)NBATCH * BATCH_WORDS * sizeof *store);
   if (!store)
@@ -104,12 +114,7 @@ int ot_evtq_start(ot_evtq_play_fn play) {
     pthread_attr_destroy(&attr);
   }
   if (rc != 0) {
-    pthread_mutex_destroy(&mu);
-    pthread_cond_destroy(&to_writer);
-    pthread_cond_destroy(&to_replay);
-    free(store);
-    store = NULL;
-    ot_evtq_pos = ot_evtq_end = NULL;
+    release();
     return -1;
   }
   return 0;
@@ -151,12 +156,7 @@ OTF2_ErrorCode ot_evtq_finish(void) {
              (unsigned long long)handoffs + (n != 0), (double)writer_cpu_ns * 1e-9,
              (double)writer_wait_ns * 1e-9, (double)replay_wait_ns * 1e-9);
   OTF2_ErrorCode err = writer_err;
-  pthread_mutex_destroy(&mu);
-  pthread_cond_destroy(&to_writer);
-  pthread_cond_destroy(&to_replay);
-  free(store);
-  store = NULL;
-  ot_evtq_pos = ot_evtq_end = NULL;
+  release();
   ot_evtq_error = err;
   return err;
 }
