@@ -29,19 +29,24 @@ from replay_cases import GROUPS  # noqa: E402
 T = rec_types()
 
 
-def write_log(d, case):
+def write_log(d, case, program=b"/replay/case", pid=4242, tid_base=5000, per_frame=None):
+    """The case's record log under d/.log: per location one THREAD frame
+    (system thread id tid_base + loc) and its records in RECORDS frames of
+    per_frame records (None: one frame), as the flusher writes chunks."""
     log = os.path.join(d, ".log")
     os.makedirs(log)
-    meta = b"version=1\nprogram=/replay/case\npid=4242\nhost=replayhost\nclock=monotonic\n"
+    meta = b"version=1\nprogram=%s\npid=%d\nhost=replayhost\nclock=monotonic\n" % (program, pid)
     with open(os.path.join(log, "process"), "wb") as f:
         f.write(frame(META, 0, meta))
         f.write(frame(CLOCK, 1, struct.pack("<QQ", 1000, 1000)))
         f.write(frame(CLOCK, 2, struct.pack("<QQ", 10**9, 10**9)))
     for loc, (ttype, recs) in case["locs"].items():
         raw = [(ts, T[ty], kind, a, b, c, []) for ts, ty, kind, a, b, c in recs]
+        step = per_frame or max(len(raw), 1)
         with open(os.path.join(log, "%d.log" % loc), "wb") as f:
-            f.write(frame(THREAD, 0, struct.pack("<IiiI", loc, ttype, 5000 + loc, 0)))
-            f.write(frame(RECORDS, 1, encode(raw)))
+            f.write(frame(THREAD, 0, struct.pack("<IiiI", loc, ttype, tid_base + loc, 0)))
+            for seq, i in enumerate(range(0, max(len(raw), 1), step), 1):
+                f.write(frame(RECORDS, seq, encode(raw[i:i + step])))
 
 
 def construct(region, names):

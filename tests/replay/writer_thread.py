@@ -20,19 +20,16 @@ usage: writer_thread.py RECOVER WORKDIR cases|big|disk_full"""
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "unit"))
 sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
-from logwrite import META, CLOCK, THREAD, RECORDS, frame, encode, rec_types  # noqa: E402
 import replay_cases as C  # noqa: E402
 from replay_tests import write_log  # noqa: E402
 import tmpdisk  # noqa: E402
 
-T = rec_types()
 SKIP = 77
 PROBLEMS = []
 THREADED = "finalize: events written by a second thread"
@@ -143,20 +140,8 @@ def big_records(loc, iters, lost_every=0):
 def write_big_log(d, locs):
     """locs: {loc: (thread type, records)}; RECORDS frames of 65 536
     records, as the flusher writes chunks."""
-    log = os.path.join(d, ".log")
     shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(log)
-    meta = b"version=1\nprogram=/replay/big\npid=4243\nhost=replayhost\nclock=monotonic\n"
-    with open(os.path.join(log, "process"), "wb") as f:
-        f.write(frame(META, 0, meta))
-        f.write(frame(CLOCK, 1, struct.pack("<QQ", 1000, 1000)))
-        f.write(frame(CLOCK, 2, struct.pack("<QQ", 10**9, 10**9)))
-    for loc, (ttype, recs) in locs.items():
-        raw = [(ts, T[ty], kind, a, b, c, []) for ts, ty, kind, a, b, c in recs]
-        with open(os.path.join(log, "%d.log" % loc), "wb") as f:
-            f.write(frame(THREAD, 0, struct.pack("<IiiI", loc, ttype, 6000 + loc, 0)))
-            for seq, i in enumerate(range(0, len(raw), 65536), 1):
-                f.write(frame(RECORDS, seq, encode(raw[i:i + 65536])))
+    write_log(d, {"locs": locs}, program=b"/replay/big", pid=4243, tid_base=6000, per_frame=65536)
 
 
 def t_big(rcv, work):
