@@ -5,6 +5,8 @@
 #include "core/filter.h"
 #include "core/filter_rules.h"
 #include "core/log.h"
+#include "core/thread.h"
+#include "core/threads.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -16,7 +18,27 @@ int ot_filter_on;
 _Atomic uint64_t ot_filter_keys[OT_FILTER_SLOTS];
 _Atomic uint8_t ot_filter_state[OT_FILTER_SLOTS];
 _Atomic unsigned ot_filter_epoch;
-__thread ot_filter_tls ot_filter_self __attribute__((tls_model("initial-exec")));
+
+void ot_filter_new_epoch(void) {
+  atomic_fetch_add_explicit(&ot_filter_epoch, 1, memory_order_seq_cst);
+  if (!ot_filter_on)
+    return;
+  /* Flags after the epoch: a thread that clears its flag reads the new
+   * one. A thread registering now is either seen here or reads the new
+   * epoch itself (ot_filter_thread_begin: the fences pair). */
+  atomic_thread_fence(memory_order_seq_cst);
+  for (uint32_t i = 0, n = ot_thread_count(); i < n; i++) {
+    ot_thread *t = ot_thread_get(i);
+    if (t)
+      atomic_fetch_or_explicit(&t->special, OT_SP_STALE, memory_order_relaxed);
+  }
+}
+
+void ot_filter_thread_begin(ot_thread *t) {
+  atomic_thread_fence(memory_order_seq_cst); /* after the thread's registration */
+  t->filt =
+      (ot_filter_stack){.epoch = atomic_load_explicit(&ot_filter_epoch, memory_order_relaxed)};
+}
 
 static ot_filter_rules rules;
 static char *described;

@@ -10,6 +10,7 @@
 
 #include "core/constructs.h"
 #include "core/srcloc.h"
+#include "core/thread.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -30,30 +31,15 @@ enum ot_filter_class {
 
 #define OT_FILTER_SLOTS 4096u /* power of two; a full table means "record" */
 #define OT_FILTER_PROBES 16u
-/* Nesting depth of begin/end constructs tracked per thread. */
-#define OT_FILTER_DEPTH 64u
-#define OT_FILTER_HELD 8u
 
 /* 1 when a filter file is in force. */
 extern int ot_filter_on;
 extern _Atomic uint64_t ot_filter_keys[OT_FILTER_SLOTS];
 extern _Atomic uint8_t ot_filter_state[OT_FILTER_SLOTS];
 
-/* Per thread: which open constructs were dropped (bit per depth) and the
- * wait ids of dropped lock acquisitions, whose releases go too. */
-typedef struct ot_filter_tls {
-  uint64_t bits;
-  uint32_t depth;
-  uint32_t nheld;
-  uint64_t held[OT_FILTER_HELD];
-  uint64_t acq_wait; /* the last mutex_acquire: its acquired follows its decision */
-  int acq_drop;
-  unsigned epoch; /* ot_filter_epoch this state belongs to */
-} ot_filter_tls;
 /* Bumped when recording pauses or resumes: ends and releases that fall in
  * a pause never reach the handlers, so each thread starts afresh. */
 extern _Atomic unsigned ot_filter_epoch;
-extern __thread ot_filter_tls ot_filter_self __attribute__((tls_model("initial-exec")));
 
 static inline uint64_t ot_filter_key(unsigned fclass, unsigned kind, uint64_t cp) {
   return ((uint64_t)((fclass << 8) | (kind & 0xffu)) << 48) | (cp & 0xffffffffffffull);
@@ -85,10 +71,11 @@ static inline unsigned ot_filter_lookup(uint64_t key, int *claimed) {
   return OT_FILT_KEEP;
 }
 
-/* Recording paused or resumed (events/control.c). */
-static inline void ot_filter_new_epoch(void) {
-  atomic_fetch_add_explicit(&ot_filter_epoch, 1, memory_order_relaxed);
-}
+/* Recording paused or resumed (events/control.c): every thread's state
+ * is reset before its next decision (OT_SP_STALE). */
+void ot_filter_new_epoch(void);
+/* A thread begins: its state (t->filt) of the current epoch (events/thread.c). */
+void ot_filter_thread_begin(ot_thread *t);
 
 /* Loads OMPTRACE_FILTER's file (path empty: no filter). A bad file is
  * one line on stderr and no filter. */

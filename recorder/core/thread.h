@@ -11,6 +11,21 @@
 struct ot_chunk;
 struct ot_thr_table;
 
+/* The filter's state of one thread (events/filter.h): which open
+ * constructs were dropped and the wait ids of dropped lock acquisitions,
+ * whose releases go too. */
+#define OT_FILTER_DEPTH 64u /* nesting depth of begin/end constructs remembered */
+#define OT_FILTER_HELD 8u
+typedef struct ot_filter_stack {
+  uint64_t bits;  /* bit 0: the innermost of the open constructs it holds (1 dropped) */
+  uint32_t depth; /* open constructs; bits holds the outermost OT_FILTER_DEPTH */
+  uint32_t nheld;
+  uint64_t held[OT_FILTER_HELD];
+  uint64_t acq_wait; /* the last mutex_acquire: its acquired follows its decision */
+  int acq_drop;
+  unsigned epoch; /* ot_filter_epoch this state belongs to */
+} ot_filter_stack;
+
 typedef struct ot_thread {
   /* Hot: append position in the current chunk. `cur` is published with a
    * release store after each record so finalize may read a live buffer. */
@@ -24,6 +39,9 @@ typedef struct ot_thread {
   uint64_t pair_ts;      /* events/sync.c: timestamp shared by back-to-back pairs */
   uint64_t pair_rec;     /* value of `records` when pair_ts was taken */
   unsigned pair_kind;
+  /* OT_SP_*: nonzero sends the filtered handlers to their filter or
+   * throttle path; exactly OT_SP_FILTER lets them decide without it. */
+  _Atomic unsigned special;
 
   /* Buffer bookkeeping (buffer/thread_buffer.c). */
   struct ot_chunk *chunk;
@@ -42,7 +60,15 @@ typedef struct ot_thread {
   pid_t tid;
   uint64_t begin_ts, end_ts; /* raw clock */
   atomic_int ended;
+
+  ot_filter_stack filt; /* only with a filter file */
 } ot_thread;
+
+enum {
+  OT_SP_FILTER = 1,   /* a filter file is in force */
+  OT_SP_THROTTLE = 2, /* throttling */
+  OT_SP_STALE = 4     /* a pause or resume since: the filter's bit stack is reset first */
+};
 
 /* The calling thread's state, or NULL for threads OpenMP never announced.
  * Initial-exec TLS: no allocation on first touch inside a dlopen'ed tool. */

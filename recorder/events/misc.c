@@ -15,7 +15,7 @@ static __attribute__((noinline)) int flush_dropped(ot_thread *t, const void *cod
 void on_ompt_callback_flush(ompt_data_t *thread_data, const void *codeptr_ra) {
   (void)thread_data;
   ot_thread *t = ot_enter();
-  if (t && __builtin_expect(ot_filter_on || t->throttle, 0) && flush_dropped(t, codeptr_ra))
+  if (t && ot_filt_special(t) && flush_dropped(t, codeptr_ra))
     return;
   if (t)
     ot_emit(t, OT_FLUSH, 0, 0, (uint64_t)codeptr_ra, 0);

@@ -60,26 +60,32 @@ static int implicit_barrier(unsigned kind) {
          kind == ompt_sync_region_barrier_implicit_parallel;
 }
 
-/* The recording path: six arguments, all in registers, so the handlers
- * reach it with a jump. */
-static __attribute__((noinline)) void sync_record(ot_thread *t, unsigned begin_type, unsigned k,
-                                                  ompt_scope_endpoint_t endpoint,
-                                                  ompt_data_t *parallel_data,
-                                                  const void *codeptr_ra) {
-  sync_record_a(t, begin_type, k, endpoint, parallel_data, codeptr_ra, 0);
+/* The recording paths, one per callback, with the callback's own
+ * arguments and the thread last: the handlers reach them with a jump and
+ * no argument moves. */
+OT_LEAF void sync_region_record(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel_data, const ompt_data_t *task_data,
+                                const void *codeptr_ra, ot_thread *t) {
+  (void)task_data;
+  sync_record_a(t, OT_SYNC_BEGIN, (unsigned)kind, endpoint, parallel_data, codeptr_ra, 0);
 }
 
-/* With a filter file or throttling: out of line, with six arguments
- * (what: begin_type | endpoint << 8), so the recording path saves no
- * registers for it. Throttling follows the waits (where a
- * throttled task runs), and an implicit barrier without code address
- * right after a throttled work-sharing construct gets the construct's. */
-static __attribute__((noinline)) void sync_event_slow(ot_thread *t, unsigned what, unsigned k,
+OT_LEAF void sync_wait_record(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                              ompt_data_t *parallel_data, const ompt_data_t *task_data,
+                              const void *codeptr_ra, ot_thread *t) {
+  (void)task_data;
+  sync_record_a(t, OT_SYNC_WAIT_BEGIN, (unsigned)kind, endpoint, parallel_data, codeptr_ra, 0);
+}
+
+/* The full path with a filter file or throttling (what: kind | begin
+ * type << 8). Throttling follows the waits (where a throttled task runs),
+ * and an implicit barrier without code address right after a throttled
+ * work-sharing construct gets the construct's. */
+static __attribute__((noinline)) void sync_event_slow(unsigned what, ompt_scope_endpoint_t endpoint,
                                                       ompt_data_t *parallel_data,
                                                       const ompt_data_t *task_data,
-                                                      const void *codeptr_ra) {
-  unsigned begin_type = what & 0xffu;
-  ompt_scope_endpoint_t endpoint = (ompt_scope_endpoint_t)(what >> 8);
+                                                      const void *codeptr_ra, ot_thread *t) {
+  unsigned k = what & 0xffu, begin_type = what >> 8;
   if (t->throttle && begin_type == OT_SYNC_WAIT_BEGIN && endpoint != ompt_scope_beginend)
     ot_thr_wait(t, k, endpoint == ompt_scope_begin, ot_task_of(task_data));
   if (ot_filter_on && sync_filtered(begin_type, k, endpoint, codeptr_ra))
@@ -93,75 +99,66 @@ static __attribute__((noinline)) void sync_event_slow(ot_thread *t, unsigned wha
   sync_record_a(t, begin_type, k, endpoint, parallel_data, codeptr_ra, a);
 }
 
-/* A filter file or throttling. Filter alone, a key decided in its home
- * slot and a current thread state: decided here with the handler's five
- * arguments and every call a tail call, so an excluded construct returns
- * after a few loads. Anything else goes the full way. */
-static inline __attribute__((always_inline)) void
-sync_event_filtered(unsigned begin_type, unsigned k, ompt_scope_endpoint_t endpoint,
-                    ompt_data_t *parallel_data, const ompt_data_t *task_data,
-                    const void *codeptr_ra) {
-  ot_thread *t = ot_self;
-  ot_filter_tls *f = &ot_filter_self;
-  int drop;
-  if (t->throttle || !ot_filt_current(f) || endpoint == ompt_scope_beginend)
+/* The fast path (events/filter.h): a region's begin decided in its home
+ * slot, its end and its wait from the bit stack; an excluded construct
+ * returns after a few loads, a kept one jumps to its recording path.
+ * Anything else goes the full way. */
+OT_LEAF void sync_region_special(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                 ompt_data_t *parallel_data, const ompt_data_t *task_data,
+                                 const void *codeptr_ra, ot_thread *t) {
+  ot_filter_stack *f = &t->filt;
+  if (!ot_filt_fast(t) || endpoint == ompt_scope_beginend)
     goto full;
-  if (begin_type == OT_SYNC_WAIT_BEGIN)
-    drop = ot_filt_inside_of(f);
-  else if (endpoint == ompt_scope_end)
-    drop = ot_filt_end_of(f);
-  else if ((drop = ot_filt_begin_home(f, OT_FC_SYNC, k, codeptr_ra)) < 0)
-    goto full;
-  if (!drop)
-    sync_record(t, begin_type, k, endpoint, parallel_data, codeptr_ra);
+  if (endpoint == ompt_scope_begin) {
+    int drop = ot_filt_begin_home(f, OT_FC_SYNC, (unsigned)kind, codeptr_ra);
+    if (drop < 0)
+      goto full;
+    if (drop)
+      return;
+  } else if (ot_filt_end_of(f)) {
+    return;
+  }
+  sync_region_record(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
   return;
 full:
-  sync_event_slow(t, begin_type | (unsigned)endpoint << 8, k, parallel_data, task_data, codeptr_ra);
+  sync_event_slow((unsigned)kind | OT_SYNC_BEGIN << 8, endpoint, parallel_data, task_data,
+                  codeptr_ra, t);
 }
 
-static __attribute__((noinline)) void sync_region_filtered(ompt_sync_region_t kind,
-                                                           ompt_scope_endpoint_t endpoint,
-                                                           ompt_data_t *parallel_data,
-                                                           const ompt_data_t *task_data,
-                                                           const void *codeptr_ra) {
-  sync_event_filtered(OT_SYNC_BEGIN, (unsigned)kind, endpoint, parallel_data, task_data,
-                      codeptr_ra);
-}
-
-static __attribute__((noinline)) void sync_wait_filtered(ompt_sync_region_t kind,
-                                                         ompt_scope_endpoint_t endpoint,
-                                                         ompt_data_t *parallel_data,
-                                                         const ompt_data_t *task_data,
-                                                         const void *codeptr_ra) {
-  sync_event_filtered(OT_SYNC_WAIT_BEGIN, (unsigned)kind, endpoint, parallel_data, task_data,
-                      codeptr_ra);
-}
-
-static inline __attribute__((always_inline)) void
-sync_event(unsigned begin_type, ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-           ompt_data_t *parallel_data, const ompt_data_t *task_data, const void *codeptr_ra) {
-  ot_thread *t = ot_enter();
-  if (!t)
+OT_LEAF void sync_wait_special(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                               ompt_data_t *parallel_data, const ompt_data_t *task_data,
+                               const void *codeptr_ra, ot_thread *t) {
+  if (!ot_filt_fast(t) || endpoint == ompt_scope_beginend) {
+    sync_event_slow((unsigned)kind | OT_SYNC_WAIT_BEGIN << 8, endpoint, parallel_data, task_data,
+                    codeptr_ra, t);
     return;
-  if (__builtin_expect(ot_filter_on || t->throttle, 0)) {
-    if (begin_type == OT_SYNC_BEGIN)
-      sync_region_filtered(kind, endpoint, parallel_data, task_data, codeptr_ra);
-    else
-      sync_wait_filtered(kind, endpoint, parallel_data, task_data, codeptr_ra);
-  } else
-    sync_record(t, begin_type, (unsigned)kind, endpoint, parallel_data, codeptr_ra);
+  }
+  if (!ot_filt_inside_of(&t->filt))
+    sync_wait_record(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
 }
 
 void on_ompt_callback_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                   ompt_data_t *parallel_data, ompt_data_t *task_data,
                                   const void *codeptr_ra) {
-  sync_event(OT_SYNC_BEGIN, kind, endpoint, parallel_data, task_data, codeptr_ra);
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  if (ot_filt_special(t))
+    sync_region_special(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
+  else
+    sync_region_record(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
 }
 
 void on_ompt_callback_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                        ompt_data_t *parallel_data, ompt_data_t *task_data,
                                        const void *codeptr_ra) {
-  sync_event(OT_SYNC_WAIT_BEGIN, kind, endpoint, parallel_data, task_data, codeptr_ra);
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  if (ot_filt_special(t))
+    sync_wait_special(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
+  else
+    sync_wait_record(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
 }
 
 _Static_assert(OT_SYNC_END == OT_SYNC_BEGIN + 1 && OT_SYNC_WAIT_END == OT_SYNC_WAIT_BEGIN + 1,

@@ -2,6 +2,7 @@
 /* thread_begin / thread_end: the only handlers allowed to allocate (once
  * per thread): registry slot, buffer, services. */
 #include "buffer/buffer.h"
+#include "core/filter.h"
 #include "core/log.h"
 #include "core/threads.h"
 #include "events/control.h"
@@ -32,6 +33,10 @@ void on_ompt_callback_thread_begin(ompt_thread_t thread_type, ompt_data_t *threa
     return; /* registered without records: finalize sees an empty location */
   ot_counters_thread_begin(t);
   t->throttle = ot_throttle_table_new();
+  /* or: keeps a pause's OT_SP_STALE set since the registration */
+  atomic_fetch_or(&t->special,
+                  (ot_filter_on ? OT_SP_FILTER : 0u) | (t->throttle ? OT_SP_THROTTLE : 0u));
+  ot_filter_thread_begin(t);
   t->begin_ts = ot_clock_now();
   ot_self = t;
   thread_data->ptr = t;

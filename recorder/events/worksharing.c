@@ -25,22 +25,6 @@ static __attribute__((noinline)) void emit_filtered_full(ot_thread *t, uint32_t 
     emit_kept(t, what, a, codeptr_ra, parallel_data);
 }
 
-/* The common case first (a current thread state, a begin's key decided in
- * its home slot): no loop, so no register saves; the rest goes the full way. */
-static __attribute__((noinline)) void emit_filtered(ot_thread *t, uint32_t what, uint32_t a,
-                                                    const void *codeptr_ra,
-                                                    ompt_data_t *parallel_data) {
-  ot_filter_tls *f = &ot_filter_self;
-  int drop = -1;
-  if (ot_filt_current(f))
-    drop = (what >> 24) ? ot_filt_begin_home(f, what & 0xffu, (what >> 16) & 0xffu, codeptr_ra)
-                        : ot_filt_end_of(f);
-  if (drop < 0)
-    emit_filtered_full(t, what, a, codeptr_ra, parallel_data);
-  else if (!drop)
-    emit_kept(t, what, a, codeptr_ra, parallel_data);
-}
-
 /* Work sharing and masked with throttling (and maybe a filter file):
  * a construct the filter drops is not seen by the throttle either. */
 static __attribute__((noinline)) void emit_throttled(ot_thread *t, uint32_t what, uint32_t a,
@@ -67,51 +51,127 @@ static inline uint32_t what(unsigned fclass, unsigned type, unsigned kind,
   return fclass | type << 8 | (kind & 0xffu) << 16 | (uint32_t)(endpoint == ompt_scope_begin) << 24;
 }
 
+/* The recording paths: leaves with the callback's arguments (the work
+ * callback has six, so its leaves find the thread themselves), and the
+ * handlers only dispatch. */
+OT_LEAF void work_record(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
+                         ompt_data_t *parallel_data, const ompt_data_t *task_data, uint64_t count,
+                         const void *codeptr_ra) {
+  (void)task_data;
+  ot_emit(ot_self, endpoint == ompt_scope_begin ? OT_WORK_BEGIN : OT_WORK_END, (unsigned)wstype,
+          ot_sat32(count), (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+}
+
+OT_LEAF void masked_record(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                           const ompt_data_t *task_data, const void *codeptr_ra, ot_thread *t) {
+  (void)task_data;
+  ot_emit(t, endpoint == ompt_scope_begin ? OT_MASKED_BEGIN : OT_MASKED_END, 0, 0,
+          (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+}
+
+OT_LEAF void reduction_record(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                              ompt_data_t *parallel_data, const ompt_data_t *task_data,
+                              const void *codeptr_ra, ot_thread *t) {
+  (void)task_data;
+  ot_emit(t, endpoint == ompt_scope_begin ? OT_REDUCTION_BEGIN : OT_REDUCTION_END, (unsigned)kind,
+          0, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+}
+
+/* What the fast path did not drop (how: 1 not decided there, | 2 may be
+ * throttled): recorded, or the full way. */
+static __attribute__((noinline)) void emit_rest(ot_thread *t, uint32_t what, uint32_t a,
+                                                const void *codeptr_ra, ompt_data_t *parallel_data,
+                                                unsigned how) {
+  if (how == 3 && t->throttle)
+    emit_throttled(t, what, a, codeptr_ra, parallel_data);
+  else if ((how & 1) && ot_filter_on)
+    emit_filtered_full(t, what, a, codeptr_ra, parallel_data);
+  else
+    emit_kept(t, what, a, codeptr_ra, parallel_data);
+}
+
+/* The fast path (events/filter.h: a begin's key decided in its home
+ * slot, an end from the bit stack): 1 dropped, 0 recorded, -1 not
+ * decided here. Only a drop returns before the record's fields are built. */
+static inline __attribute__((always_inline)) int
+scope_fast(ot_thread *t, unsigned fclass, unsigned kind, int begin, const void *codeptr_ra) {
+  if (!ot_filt_fast(t))
+    return -1;
+  return begin ? ot_filt_begin_home(&t->filt, fclass, kind, codeptr_ra) : ot_filt_end_of(&t->filt);
+}
+
+/* The handlers' leaves take the callback's own arguments, so the handlers
+ * reach them with a jump and build no record fields first. */
+OT_LEAF void work_special(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
+                          ompt_data_t *parallel_data, const ompt_data_t *task_data, uint64_t count,
+                          const void *codeptr_ra) {
+  (void)task_data;
+  ot_thread *t = ot_self;
+  int begin = endpoint == ompt_scope_begin;
+  int drop = scope_fast(t, OT_FC_WORK, (unsigned)wstype, begin, codeptr_ra);
+  if (__builtin_expect(drop > 0, 1))
+    return;
+  emit_rest(t, what(OT_FC_WORK, begin ? OT_WORK_BEGIN : OT_WORK_END, (unsigned)wstype, endpoint),
+            ot_sat32(count), codeptr_ra, parallel_data, 2u | (drop < 0));
+}
+
+OT_LEAF void masked_special(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                            const ompt_data_t *task_data, const void *codeptr_ra, ot_thread *t) {
+  (void)task_data;
+  int begin = endpoint == ompt_scope_begin;
+  int drop = scope_fast(t, OT_FC_MASKED, 0, begin, codeptr_ra);
+  if (__builtin_expect(drop > 0, 1))
+    return;
+  emit_rest(t, what(OT_FC_MASKED, begin ? OT_MASKED_BEGIN : OT_MASKED_END, 0, endpoint), 0,
+            codeptr_ra, parallel_data, 2u | (drop < 0));
+}
+
+OT_LEAF void reduction_special(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                               ompt_data_t *parallel_data, const ompt_data_t *task_data,
+                               const void *codeptr_ra, ot_thread *t) {
+  (void)task_data;
+  int begin = endpoint == ompt_scope_begin;
+  int drop = scope_fast(t, OT_FC_REDUCTION, (unsigned)kind, begin, codeptr_ra);
+  if (__builtin_expect(drop > 0, 1))
+    return;
+  /* never throttled */
+  emit_rest(t,
+            what(OT_FC_REDUCTION, begin ? OT_REDUCTION_BEGIN : OT_REDUCTION_END, (unsigned)kind,
+                 endpoint),
+            0, codeptr_ra, parallel_data, drop < 0);
+}
+
 void on_ompt_callback_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
                            ompt_data_t *parallel_data, ompt_data_t *task_data, uint64_t count,
                            const void *codeptr_ra) {
-  (void)task_data;
   ot_thread *t = ot_enter();
   if (!t)
     return;
-  unsigned type = endpoint == ompt_scope_begin ? OT_WORK_BEGIN : OT_WORK_END;
-  if (__builtin_expect(t->throttle != NULL, 0))
-    emit_throttled(t, what(OT_FC_WORK, type, (unsigned)wstype, endpoint), ot_sat32(count),
-                   codeptr_ra, parallel_data);
-  else if (__builtin_expect(ot_filter_on, 0))
-    emit_filtered(t, what(OT_FC_WORK, type, (unsigned)wstype, endpoint), ot_sat32(count),
-                  codeptr_ra, parallel_data);
+  if (ot_filt_special(t))
+    work_special(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
   else
-    ot_emit(t, type, (unsigned)wstype, ot_sat32(count), (uint64_t)codeptr_ra,
-            ot_parallel_of(parallel_data));
+    work_record(wstype, endpoint, parallel_data, task_data, count, codeptr_ra);
 }
 
 void on_ompt_callback_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                              ompt_data_t *task_data, const void *codeptr_ra) {
-  (void)task_data;
   ot_thread *t = ot_enter();
   if (!t)
     return;
-  unsigned type = endpoint == ompt_scope_begin ? OT_MASKED_BEGIN : OT_MASKED_END;
-  if (__builtin_expect(t->throttle != NULL, 0))
-    emit_throttled(t, what(OT_FC_MASKED, type, 0, endpoint), 0, codeptr_ra, parallel_data);
-  else if (__builtin_expect(ot_filter_on, 0))
-    emit_filtered(t, what(OT_FC_MASKED, type, 0, endpoint), 0, codeptr_ra, parallel_data);
+  if (ot_filt_special(t))
+    masked_special(endpoint, parallel_data, task_data, codeptr_ra, t);
   else
-    ot_emit(t, type, 0, 0, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+    masked_record(endpoint, parallel_data, task_data, codeptr_ra, t);
 }
 
 void on_ompt_callback_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                 ompt_data_t *parallel_data, ompt_data_t *task_data,
                                 const void *codeptr_ra) {
-  (void)task_data;
   ot_thread *t = ot_enter();
   if (!t)
     return;
-  unsigned type = endpoint == ompt_scope_begin ? OT_REDUCTION_BEGIN : OT_REDUCTION_END;
-  if (__builtin_expect(ot_filter_on, 0))
-    emit_filtered(t, what(OT_FC_REDUCTION, type, (unsigned)kind, endpoint), 0, codeptr_ra,
-                  parallel_data);
+  if (ot_filt_special(t))
+    reduction_special(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
   else
-    ot_emit(t, type, (unsigned)kind, 0, (uint64_t)codeptr_ra, ot_parallel_of(parallel_data));
+    reduction_record(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
 }

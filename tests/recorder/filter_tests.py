@@ -3,7 +3,9 @@
 rule kind leaves exactly the Enter counts the program's semantics give for
 what it keeps and none of what it excludes, the timeline stays balanced
 (invariants.check_generic) and what an excluded construct contains nests in
-its parent; a bad or missing file is one stderr line and an unfiltered run.
+its parent; a bad or missing file is one stderr line and an unfiltered run;
+once its keys are decided, an excluded construct's records never reach the
+log (decided).
 
 usage: filter_tests.py --lib L --prog P --src DIR --work DIR [--launcher SH] CASE"""
 
@@ -87,6 +89,13 @@ def case_files(m, lib):
     cases["bad_syntax"] = ("SCOREP_REGION_NAMES_BEGIN\n\n  flush\nSCOREP_REGION_NAMES_END\n",
                            baseline(m, lib), 24)
     cases["missing"] = (None, baseline(m, lib), 24)
+    e = baseline(m, lib)
+    gone(e, ("barrier", m["barrier"]), ("barrier wait", m["barrier"]), ("loop", m["loop"]),
+         ("critical", m["critical"]), ("critical wait", m["critical"]),
+         ("critical sblock", m["critical"]))
+    e[("barrier", m["decided_barrier"])] = [1] * THREADS
+    cases["decided"] = ("SCOREP_REGION_NAMES_BEGIN\nEXCLUDE barrier\\ @\\ filtered.c:%d critical loop\n"
+                        "SCOREP_REGION_NAMES_END\n" % m["barrier"], e, 12)
     cases["launcher"] = cases["construct"]
     cases["summary"] = cases["construct"]
     cases["recover"] = cases["construct"]
@@ -136,6 +145,37 @@ def check_summary(a, anchor, m):
     return problems
 
 
+def replayed(prog, env):
+    """Records the replay read from the log (OMPTRACE_VERBOSE's count)."""
+    p = subprocess.run([prog, "decided"], env=dict(env, OMPTRACE_VERBOSE="1"),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=300)
+    for line in p.stderr.splitlines():
+        if line.startswith("omptrace: replay: "):
+            return int(line.split()[2])
+    return None
+
+
+def dropped_while_recording(a, env, out):
+    """decided: from the second round on, every key is decided, so the
+    handlers drop the excluded constructs' records while recording (the
+    filter's fast path): per round and thread a barrier's 4 records (region
+    and wait, begin and end), a critical section's 3 (acquire, acquired,
+    released) and a loop's 2; the first round's reach the log, finalize
+    drops them."""
+    rounds = ROUNDS - 1
+    want = rounds * THREADS * (4 + 3 + 2)
+    plain = dict(env, OMPTRACE_OUTPUT=out + "-plain")
+    del plain["OMPTRACE_FILTER"]
+    unfiltered, filtered = replayed(a.prog, plain), replayed(a.prog, dict(env, OMPTRACE_OUTPUT=out + "-v"))
+    shutil.rmtree(out + "-plain", ignore_errors=True)
+    shutil.rmtree(out + "-v", ignore_errors=True)
+    print("records: %s unfiltered, %s filtered" % (unfiltered, filtered))
+    if unfiltered is None or filtered is None or unfiltered - filtered != want:
+        return ["records dropped while recording: %s - %s, expected %d" % (unfiltered, filtered, want)]
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     for a in ("--lib", "--prog", "--src", "--work"):
@@ -168,6 +208,8 @@ def main():
         cmd = [a.launcher, "--filter", path, a.prog]
     if a.case == "recover":  # killed after a flush: omptrace-recover applies the same rules
         cmd.append("kill")
+    if a.case == "decided":
+        cmd.append("decided")
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=300)
     sys.stdout.write(p.stderr)
@@ -206,6 +248,8 @@ def main():
                  parent_of_flushes(t, m["flush"]), {"parallel"})
     if a.case in ("summary", "recover"):
         problems += check_summary(a, os.path.join(out, "traces.otf2"), m)
+    if a.case == "decided":
+        problems += dropped_while_recording(a, env, out)
     problems += t.failures
     for msg in problems:
         print("FAIL:", msg)

@@ -1,11 +1,13 @@
 /* recorder/core/filter_rules.c, filter.c and events/filter.h: Score-P
  * filter files (every rule kind, errors with their line), the decisions
  * by region name, construct, function and file, and the hot path's table
- * and per-thread begin/end and lock bookkeeping, with this program's own
- * code addresses resolved by libdw. */
+ * and per-thread begin/end and lock bookkeeping (the handlers' fast path
+ * against the full one, deep nesting, a pause's reset), with this
+ * program's own code addresses resolved by libdw. */
 #include "check.h"
 #include "core/filter.h"
 #include "core/filter_rules.h"
+#include "core/threads.h"
 #include "events/filter.h"
 
 #include <omp-tools.h>
@@ -97,7 +99,12 @@ __attribute__((noinline)) static const void *kept_site(void) {
   return here();
 }
 
+/* The thread the handlers would run on (the full path reads ot_self). */
+static ot_thread th;
+
 static void hot_path(void) {
+  CHECK_I64("registered", ot_thread_register(&th), 0);
+  ot_self = &th;
   char path[] = "/tmp/ot_unit_filter_XXXXXX";
   int fd = mkstemp(path);
   const char *text = "SCOREP_REGION_NAMES_BEGIN\nEXCLUDE excluded_site\nSCOREP_REGION_NAMES_END\n";
@@ -133,10 +140,73 @@ static void hot_path(void) {
   CHECK_I64("nest locks: finalize decides", ot_filt_drop(OT_FC_MUTEX, ompt_mutex_nest_lock, x), 0);
 }
 
+/* What the handlers' fast path decides (events/sync.c, worksharing.c,
+ * mutex.c) is what the full path decides, on the same bit stack, and a
+ * pause sends a thread to the full path once, which resets its stack.
+ * Runs after hot_path(): x is decided excluded, k kept. */
+static void fast_path(void) {
+  atomic_store(&th.special, OT_SP_FILTER);
+  ot_filter_thread_begin(&th);
+  ot_filter_stack *f = &th.filt;
+  const void *x = excluded_site(), *k = kept_site();
+  unsigned bar = ompt_sync_region_barrier_explicit;
+  CHECK_I64("filter alone: fast", ot_filt_fast(&th), 1);
+  CHECK_I64("begin excluded", ot_filt_begin_home(f, OT_FC_SYNC, bar, x), 1);
+  CHECK_I64("its wait dropped", ot_filt_inside_of(f), 1);
+  CHECK_I64("begin kept", ot_filt_begin_home(f, OT_FC_WORK, ompt_work_loop, k), 0);
+  CHECK_I64("kept: its wait recorded", ot_filt_inside_of(f), 0);
+  CHECK_I64("unknown key: full path",
+            ot_filt_begin_home(f, OT_FC_SYNC, ompt_sync_region_taskwait, x), -1);
+  CHECK_I64("null address: full path", ot_filt_begin_home(f, OT_FC_SYNC, bar, NULL), -1);
+  CHECK_I64("full path on the same stack", ot_filt_begin(OT_FC_MASKED, 0, k), 0);
+  CHECK_I64("full end", ot_filt_end(), 0);
+  CHECK_I64("kept end", ot_filt_end_of(f), 0);
+  CHECK_I64("excluded end", ot_filt_end_of(f), 1);
+  CHECK_I64("empty", f->depth, 0);
+
+  /* Deeper than the stack remembers: the outer 64 follow the table, the
+   * rest are recorded and their ends too. */
+  int dropped = 0;
+  for (int i = 0; i < 70; i++)
+    dropped += ot_filt_begin_home(f, OT_FC_SYNC, bar, x);
+  CHECK_I64("64 remembered and dropped", dropped, 64);
+  CHECK_I64("too deep: its wait recorded", ot_filt_inside_of(f), 0);
+  int ends = 0;
+  for (int i = 0; i < 6; i++)
+    ends += ot_filt_end_of(f);
+  CHECK_I64("too deep: ends recorded", ends, 0);
+  CHECK_I64("back within: wait dropped", ot_filt_inside_of(f), 1);
+  for (int i = 0; i < 64; i++)
+    ends += ot_filt_end_of(f);
+  CHECK_I64("the 64 ends dropped", ends, 64);
+  CHECK_I64("unbalanced end", ot_filt_end_of(f), 0);
+
+  /* A lock at an excluded site, fast path: its acquired and release go. */
+  CHECK_I64("mutex key decided", ot_filt_home(OT_FC_MUTEX, ompt_mutex_critical, x), OT_FILT_DROP);
+  CHECK_I64("acquire", ot_filt_acquire_of(f, 9, 1), 1);
+  CHECK_I64("acquired", ot_filt_acquired_of(f, 9), 1);
+  CHECK_I64("other released", ot_filt_release_of(f, 8), 0);
+  CHECK_I64("released", ot_filt_release_of(f, 9), 1);
+
+  /* A pause: the open construct's end never comes; after it the thread
+   * takes the full path once, which empties its stack. */
+  CHECK_I64("open excluded", ot_filt_begin_home(f, OT_FC_SYNC, bar, x), 1);
+  ot_filter_new_epoch();
+  CHECK_I64("stale: full path", ot_filt_fast(&th), 0);
+  CHECK_I64("stale flag", atomic_load(&th.special), OT_SP_FILTER | OT_SP_STALE);
+  CHECK_I64("reset: no open construct", ot_filt_inside(), 0);
+  CHECK_I64("fast again", ot_filt_fast(&th), 1);
+  CHECK_I64("stack empty", f->depth, 0);
+  atomic_store(&th.special, OT_SP_FILTER | OT_SP_THROTTLE);
+  CHECK_I64("throttling: full path", ot_filt_fast(&th), 0);
+  ot_self = NULL;
+}
+
 int main(void) {
   rules_kinds();
   rules_errors();
   hot_path();
+  fast_path();
   ot_filter_close();
   return ut_done("unit_filter");
 }

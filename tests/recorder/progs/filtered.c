@@ -1,7 +1,8 @@
 /* Constructs for the filter-file tests (tests/recorder/filter_tests.py):
  * two threads, ROUNDS rounds of a barrier, a loop, a critical section
  * holding a flush, a lock and a single; then a barrier and a masked
- * region in helper() and a barrier in another source file. */
+ * region in helper() and a barrier in another source file. With
+ * "decided", a flush and a barrier after the first round. */
 #include "common.h"
 
 #include <omp.h>
@@ -23,6 +24,9 @@ static void helper(void) {
 }
 
 int main(int argc, char **argv) {
+  /* decided: every key is decided after the first round (the flush's
+   * pass decides them), so later rounds are dropped while recording */
+  int decided = argc > 1 && !strcmp(argv[1], "decided");
   omp_init_lock(&lock);
 #pragma omp parallel num_threads(2) /* @parallel */
   {
@@ -42,6 +46,10 @@ int main(int argc, char **argv) {
       omp_unset_lock(&lock);
 #pragma omp single /* @single */
       total += 1.0;
+      if (decided && r == 0) {
+        omp_control_tool(omp_control_tool_flush, 0, NULL);
+#pragma omp barrier /* @decided_barrier */
+      }
     }
     helper();
     lib_step();
