@@ -23,9 +23,10 @@ static inline ot_thread *ot_enter(void) {
   return t;
 }
 
-/* A handler's leaf, reached with a jump: external (hidden by the
- * library's visibility) so the compiler keeps its argument list, which
- * repeats the callback's, and the jump needs no argument moves. */
+/* A handler's leaf, reached with a jump. Leaves are defined without
+ * static (the library's default visibility hides them), so the compiler
+ * keeps their argument list, which repeats the callback's, and the jump
+ * needs no argument moves. */
 #define OT_LEAF __attribute__((noinline))
 
 /* The same for the records that keep nesting right across a pause
