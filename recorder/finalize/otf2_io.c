@@ -3,6 +3,7 @@
  * capture. */
 #include "finalize/otf2_io.h"
 #include "core/output_dir.h"
+#include "finalize/chunk_pool.h"
 
 #include <otf2/OTF2_Pthread_Locks.h>
 #include <pthread.h>
@@ -30,9 +31,12 @@ static const OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
 /* A flush hands a writer's chunks back and OTF2 asks for them again at
  * once: they are kept (n in use, have allocated) and reused, so each page
  * is faulted in once per location instead of once per flush, the budget
- * unchanged. */
+ * unchanged. A closed writer's chunks go back to the pool
+ * (finalize/chunk_pool.c) for the next writer. */
 typedef struct chunk_list {
   uint32_t n, have;
+  int pooled; /* from the pool (a size it serves), else from malloc */
+  uint64_t size;
   void *chunk[CHUNKS_PER_BUFFER];
 } chunk_list;
 
@@ -40,12 +44,18 @@ static void *chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef loc, v
                          uint64_t size) {
   (void)data, (void)type, (void)loc;
   chunk_list *l = *per_buffer;
-  if (!l && !(l = *per_buffer = calloc(1, sizeof *l)))
-    return NULL;
-  if (l->n == CHUNKS_PER_BUFFER)
+  if (!l) {
+    if (!(l = *per_buffer = calloc(1, sizeof *l)))
+      return NULL;
+    l->size = size;
+    l->pooled = (l->chunk[0] = ot_chunk_pool_get(size)) != NULL;
+    if (l->pooled)
+      l->have = 1;
+  }
+  if (l->n == CHUNKS_PER_BUFFER || size != l->size)
     return NULL; /* OTF2 flushes this buffer, hands its chunks back and asks again */
   if (l->n == l->have) {
-    void *c = malloc(size);
+    void *c = l->pooled ? ot_chunk_pool_get(size) : malloc(size);
     if (!c)
       return NULL;
     l->chunk[l->have++] = c;
@@ -61,8 +71,12 @@ static void chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef loc,
     return;
   l->n = 0;
   if (final) {
-    for (uint32_t i = 0; i < l->have; i++)
-      free(l->chunk[i]);
+    for (uint32_t i = 0; i < l->have; i++) {
+      if (l->pooled)
+        ot_chunk_pool_put(l->chunk[i], l->size);
+      else
+        free(l->chunk[i]);
+    }
     free(l);
     *per_buffer = NULL;
   }
@@ -88,6 +102,10 @@ static OTF2_ErrorCode on_otf2_error(void *data, const char *file, uint64_t line,
   }
   pthread_mutex_unlock(&reason_lock);
   return code;
+}
+
+void ot_otf2_closed(void) {
+  ot_chunk_pool_release();
 }
 
 const char *ot_otf2_reason(void) {

@@ -314,6 +314,7 @@ static int write_archive(out_state *o) {
   }
   OTF2_ErrorCode ce = o->archive ? OTF2_Archive_Close(o->archive) : OTF2_SUCCESS;
   o->archive = NULL;
+  ot_otf2_closed();
   if (e == OTF2_SUCCESS)
     e = ce;
   if (e != OTF2_SUCCESS && !o->reason) {
@@ -355,8 +356,10 @@ static void report(const out_state *o, uint64_t t0) {
 }
 
 static void release_all(out_state *o) {
-  if (o->archive)
+  if (o->archive) {
     OTF2_Archive_Close(o->archive);
+    ot_otf2_closed();
+  }
   ot_replay_free();
   ot_teams_free();
   ot_regions_free();

@@ -1,6 +1,7 @@
 # Finalize pipeline: the run loaded from the record log -> OTF2 archive.
 target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/blocks.c
+  ${CMAKE_CURRENT_LIST_DIR}/chunk_pool.c
   ${CMAKE_CURRENT_LIST_DIR}/defs.c
   ${CMAKE_CURRENT_LIST_DIR}/evt_out.c
   ${CMAKE_CURRENT_LIST_DIR}/evt_queue.c
