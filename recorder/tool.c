@@ -16,6 +16,8 @@
 #include "faults/faults.h"
 #include "finalize/out.h"
 #include "finalize/run.h"
+#include "finalize/scan_feed.h"
+#include "log/flush_pass.h"
 #include "log/flusher.h"
 #include "services/counters.h"
 #include "services/sampler.h"
@@ -49,6 +51,8 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
     ot_output_dir_abandon(ot_cfg.output);
     return 0;
   }
+  /* Finalize's scan pass is done as the records are written (scan_feed.h). */
+  ot_pass_on_written(ot_scan_feed);
   if (ot_log_init(ot_cfg.output) != 0) {
     ot_warn("cannot set up the record log %s/" OT_LOG_NAME ": %s; tracing is off", ot_cfg.output,
             strerror(errno));
@@ -117,7 +121,7 @@ static void finalize(ompt_data_t *tool_data) {
   static ot_run run;
   if (ot_run_load(&run, ot_cfg.output, 1) == 0) {
     report_buffers(&run);
-    if (ot_finalize_write(&run) == 0)
+    if (ot_finalize_write(&run) == 0 && !ot_cfg.keep_log)
       ot_log_remove();
     ot_run_free(&run);
   }

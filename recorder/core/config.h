@@ -36,6 +36,7 @@ typedef struct ot_config {
   int start_paused;      /* OMPTRACE_START: 0 recording, 1 paused (omp_control_tool starts) */
   int verbose;           /* OMPTRACE_VERBOSE 0..2 */
   int quiet;             /* OMPTRACE_QUIET */
+  int keep_log;          /* OMPTRACE_KEEP_LOG */
   int clock_tsc;         /* OMPTRACE_CLOCK: 1 tsc (if invariant), 0 monotonic */
   char metrics[4096];    /* OMPTRACE_METRICS, comma-separated event names */
   char metrics_on[256];  /* OMPTRACE_METRICS_ON, record groups carrying values */

@@ -81,6 +81,11 @@ const ot_option ot_options[] = {
      OT_OPT_INT, FIELD(verbose), 0, 2, NULL},
     {"OMPTRACE_QUIET", "0", "0 or 1", "1: no start and exit lines (warnings are still printed).",
      OT_OPT_BOOL, FIELD(quiet), 0, 1, NULL},
+    {"OMPTRACE_KEEP_LOG", "0", "0 or 1",
+     "1: keep the record log (<dir>/.log) after the archive is written, e.g. to write the "
+     "archive again with omptrace-recover -o or to send it with a bug report. 0: the log "
+     "is removed once the archive is complete.",
+     OT_OPT_BOOL, FIELD(keep_log), 0, 1, NULL},
     {"OMPTRACE_CLOCK", "tsc", "tsc or monotonic",
      "Timestamp source. tsc (about 10 ns per read) is used only when the CPU reports an "
      "invariant TSC, and is converted to CLOCK_MONOTONIC nanoseconds at exit; otherwise "

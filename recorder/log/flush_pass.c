@@ -70,6 +70,11 @@ static int fail_errno;
 static uint32_t fail_loc;
 static uint64_t lost_since;
 static unsigned pass_records; /* RECORDS and LOST frames written in this pass */
+static ot_pass_written_fn on_written;
+
+void ot_pass_on_written(ot_pass_written_fn fn) {
+  on_written = fn;
+}
 
 static char *put_str(char *o, const char *s) {
   while (*s)
@@ -177,6 +182,14 @@ static int put_lost(loc_log *L, uint32_t loc, int in_signal) {
   memcpy(payload(), &L->lost, sizeof L->lost);
   if (put_frame(&L->f, loc, OT_FRAME_LOST, sizeof L->lost, in_signal) != 0)
     return -1;
+  if (on_written) { /* the record log/reader.c makes of the frame */
+    ot_rec r = {.ts = L->lost.last_ts,
+                .type = OT_LOST,
+                .a = L->lost.count > UINT32_MAX ? UINT32_MAX : (uint32_t)L->lost.count,
+                .b = L->lost.first_ts,
+                .c = L->lost.last_ts};
+    on_written(loc, (const uint8_t *)&r, 1, in_signal);
+  }
   L->lost.count = 0;
   pass_records++;
   return 0;
@@ -231,6 +244,8 @@ static int put_records(loc_log *L, uint32_t loc, const uint8_t **pp, const uint8
   memcpy(payload(), &h, sizeof h);
   if (put_frame(&L->f, loc, OT_FRAME_RECORDS, (uint32_t)(sizeof h + enc), in_signal) != 0)
     return -1;
+  if (on_written)
+    on_written(loc, p, h.nrec, in_signal);
   *pp = p + raw_bytes(p, h.nrec);
   L->written += h.nrec;
   pass_records++;

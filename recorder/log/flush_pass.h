@@ -25,4 +25,11 @@ void ot_pass_close(void);
 /* Forgets every location (fork child: new files from location 0). */
 void ot_pass_reset(void);
 
+/* Told of every RECORDS and LOST frame a pass wrote: the records as a
+ * reader of the log returns them (a LOST frame as one OT_LOST record).
+ * Called inside the pass, so with in_signal the callee must be
+ * signal-safe. NULL: nobody (the default). */
+typedef void (*ot_pass_written_fn)(uint32_t loc, const uint8_t *recs, uint32_t nrec, int in_signal);
+void ot_pass_on_written(ot_pass_written_fn fn);
+
 #endif

@@ -2,10 +2,15 @@
 """Runs one test program under omptrace and checks its archive: the
 program's exit status and stdout must be those of an untraced run, the
 archive must satisfy every generic invariant (invariants.check_generic), agree
-with otf2-print, and match the program's exact expectations (cases.py)."""
+with otf2-print, and match the program's exact expectations (cases.py).
+With --recover, the run keeps its record log (OMPTRACE_KEEP_LOG=1) and its
+finalize must have taken the scan from the flusher (finalize/scan_feed.h):
+omptrace-recover, which scans the log itself, must then write the same
+archive from that log (otf2-print -A identical)."""
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +47,40 @@ def check_archive(anchor, source, case, program, complete, pid):
     return t
 
 
+def printed(anchor):
+    """otf2-print -A, but the random trace identifier; a sampled frame in the
+    vDSO has its name only in the recording process (no file on disk)."""
+    p = subprocess.run(["otf2-print", "-A", anchor], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    return [re.sub(r'"(__vdso_\w+|\[unknown\])"', '"<vdso>"', l) for l in p.stdout.splitlines()
+            if not l.startswith("Trace identifier")]
+
+
+def same_as_recovered(recover, out, err):
+    """The in-process archive, made with the scan the flusher fed, against
+    omptrace-recover's from the kept log."""
+    problems = []
+    if "omptrace: scan: the records as the flusher wrote them" not in err:
+        problems.append("finalize did not take the scan from the flusher: %r" %
+                        re.findall(r"omptrace: scan: .*", err))
+    again = out + ".recovered"
+    shutil.rmtree(again, ignore_errors=True)
+    r = subprocess.run([recover, "--keep", "-q", "-o", again, out], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
+    if r.returncode != 0:
+        return problems + ["omptrace-recover of the kept log: exit %d: %s" %
+                           (r.returncode, r.stdout)]
+    a = printed(os.path.join(out, "traces.otf2"))
+    b = printed(os.path.join(again, "traces.otf2"))
+    if a != b:
+        diff = [(i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y][:3]
+        problems.append("the archive differs from omptrace-recover's (%d and %d lines; first "
+                        "differences %r)" % (len(a), len(b), diff))
+    else:
+        print("same archive as omptrace-recover of the kept log (%d lines)" % len(a))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
@@ -50,6 +89,7 @@ def main():
     ap.add_argument("--out", required=True, help="archive directory (replaced)")
     ap.add_argument("--case", required=True)
     ap.add_argument("--ld-library-path", default=None)
+    ap.add_argument("--recover", default=None, help="omptrace-recover: check the scan fed in-run")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="extra environment for the traced run")
     args = ap.parse_args()
@@ -59,6 +99,8 @@ def main():
     if args.ld_library_path:
         extra["LD_LIBRARY_PATH"] = args.ld_library_path
     traced_extra = dict(extra, **dict(kv.split("=", 1) for kv in args.env))
+    if args.recover:
+        traced_extra.update(OMPTRACE_KEEP_LOG="1", OMPTRACE_VERBOSE="1")
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
 
@@ -88,6 +130,8 @@ def main():
             problems += t.failures
         except Exception as e:  # unreadable archive
             problems.append("reading %s failed: %s: %s" % (anchor, type(e).__name__, e))
+        if args.recover:
+            problems += same_as_recovered(args.recover, args.out, err)
     for p in problems:
         print("FAIL: " + p)
     print("%s: %s" % (args.case, "FAILED (%d problems)" % len(problems) if problems else "ok"))
