@@ -19,7 +19,8 @@ int ot_log_init(const char *out_dir);
 const char *ot_log_dir(void); /* <out>/.log */
 
 /* Wakes the flusher for the FULL chunks (called by the buffer layer's
- * hand-off). */
+ * hand-off). The buffer layer's population requests wake it too, for
+ * ot_buffer_populate only. */
 void ot_log_kick(void);
 
 /* Writes everything recorded so far and waits until it is on disk (all
