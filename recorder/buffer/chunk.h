@@ -33,16 +33,9 @@ typedef struct ot_ring {
    * the oldest chunk if it cannot be written. */
   atomic_int waiting;
 
-  /* Pages are made resident ahead of use (buffer/populate.c): the owner
-   * raises pop_want (bytes from mem) at its head mark and at hand-offs of
-   * the first lap, the flusher populates up to it. Chunks stay resident
-   * once written and freed, so later laps take no page fault. */
-  _Atomic size_t pop_want;
-
   /* Flusher only. */
   uint32_t flush_next; /* oldest chunk not completely written */
   uint64_t flushed;    /* bytes of chunk flush_next already in the log */
-  size_t pop_done;     /* bytes from mem resident or given up on */
 
   ot_chunk chunks[];
 } ot_ring;

@@ -1,4 +1,3 @@
 # Per-thread chunked buffers (the hot path's memory).
 target_sources(omptrace PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/thread_buffer.c
-  ${CMAKE_CURRENT_LIST_DIR}/populate.c)
+  ${CMAKE_CURRENT_LIST_DIR}/thread_buffer.c)

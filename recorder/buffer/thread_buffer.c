@@ -2,7 +2,6 @@
  * Per-event cost lives in events/emit.h; this file runs once per chunk. */
 #include "buffer/buffer.h"
 #include "buffer/chunk.h"
-#include "buffer/populate.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -30,9 +29,8 @@ ot_ring *ot_ring_get(uint32_t loc) {
   return loc < OT_MAX_THREADS ? atomic_load_explicit(&rings[loc], memory_order_acquire) : NULL;
 }
 
-void ot_buffer_set_kicks(void (*flush)(void), void (*populate)(void)) {
-  atomic_store(&kick_fn, flush);
-  ot_populate_set_kick(populate);
+void ot_buffer_set_kick(void (*kick)(void)) {
+  atomic_store(&kick_fn, kick);
 }
 
 static void kick(void) {
@@ -133,12 +131,11 @@ static ot_ring *map_ring(uint64_t budget) {
 
 int ot_buffer_thread_init(ot_thread *t) {
   uint64_t budget = claim_budget();
-  /* Pages are touched as chunks are used (no MAP_POPULATE of the whole
-   * budget: 256 threads would fault in 4 GiB). Only the head of the first
-   * chunk is pre-faulted here, on the thread being started: enough for a
-   * thread that records little, and first-touch faults cost more than the
-   * events. The rest is populated by the flusher once the owner passes
-   * the head (buffer/populate.c). */
+  /* Pages are touched as they are used (no MAP_POPULATE of the whole
+   * budget: 256 threads would fault in 4 GiB). Only the head is
+   * pre-faulted, so the first events take no page fault: a whole chunk per
+   * thread doubled the start of a team of 256. Populating further ahead
+   * from the flusher did not pay (docs/recording.md). */
   ot_ring *r = map_ring(budget);
   if (!r && budget > OT_BUFFER_FLOOR) /* address space is short: the floor may fit */
     r = map_ring(OT_BUFFER_FLOOR);
@@ -151,8 +148,6 @@ int ot_buffer_thread_init(ot_thread *t) {
   size_t head = csize < OT_BUFFER_HEAD ? csize : OT_BUFFER_HEAD;
   for (size_t off = 0; off < head; off += 4096)
     ((volatile uint8_t *)r->mem)[off] = 0;
-  atomic_store_explicit(&r->pop_want, head, memory_order_relaxed);
-  r->pop_done = head;
   r->owner = t;
   for (uint32_t i = 0; i < n; i++) {
     r->chunks[i].base = r->mem + (size_t)i * csize;
@@ -160,28 +155,20 @@ int ot_buffer_thread_init(ot_thread *t) {
   }
   atomic_store_explicit(&r->chunks[0].state, OT_CHUNK_ACTIVE, memory_order_relaxed);
   t->chunk = &r->chunks[0];
-  t->end = r->mem + head; /* the head mark: ot_buffer_refill asks for the rest */
+  t->end = r->mem + csize;
   atomic_store_explicit(&t->cur, r->mem, memory_order_release);
   atomic_store_explicit(&rings[t->loc], r, memory_order_release);
   return 0;
 }
 
 uint8_t *ot_buffer_refill(ot_thread *t) {
-  ot_ring *r = ot_ring_get(t->loc);
-  uint8_t *chunk_end = t->chunk->base + r->chunk_size;
-  if (t->end != chunk_end) {
-    /* The head mark of the first chunk: go on in place while the flusher
-     * populates the rest of it and the next chunk. */
-    t->end = chunk_end;
-    ot_populate_ask(r, 2 * r->chunk_size);
-    return atomic_load_explicit(&t->cur, memory_order_relaxed);
-  }
   atomic_fetch_add(&handoffs_active, 1);
   if (atomic_load(&buffers_closed)) {
     atomic_fetch_sub(&handoffs_active, 1);
     return NULL;
   }
   ot_chunk *c = t->chunk;
+  ot_ring *r = ot_ring_get(t->loc);
   c->used = (uint64_t)(atomic_load_explicit(&t->cur, memory_order_relaxed) - c->base);
   atomic_store_explicit(&c->state, OT_CHUNK_FULL, memory_order_release);
   /* Flush on demand: once half of the ring holds unwritten chunks (the
@@ -210,8 +197,6 @@ uint8_t *ot_buffer_refill(ot_thread *t) {
   t->chunk = next;
   t->end = next->base + r->chunk_size;
   atomic_store_explicit(&t->cur, next->base, memory_order_release);
-  /* First lap: the chunk after this one, before the owner gets there. */
-  ot_populate_ask(r, (size_t)(next->index + 2) * r->chunk_size);
   atomic_fetch_sub(&handoffs_active, 1);
   return next->base;
 }

@@ -1,9 +1,8 @@
 /* The flusher thread (log/flusher.h): wakes on a pipe (kicks from the
  * buffer layer's hand-off, flush requests, also from signal handlers) or
- * every OMPTRACE_FLUSH_INTERVAL, populates the ring pages owners asked for
- * (buffer/populate.c) and runs a pass of log/flush_pass.c when one is
- * due. One write lock serializes passes (the thread, inline passes, fork),
- * so the child of a fork never inherits a half-written frame. */
+ * every OMPTRACE_FLUSH_INTERVAL, and runs a pass of log/flush_pass.c. One
+ * write lock serializes passes (the thread, inline passes, fork), so the
+ * child of a fork never inherits a half-written frame. */
 #define _GNU_SOURCE /* pipe2 */
 #include "log/flusher.h"
 #include "buffer/buffer.h"
@@ -36,7 +35,6 @@ static atomic_int running;  /* the thread exists */
 static atomic_int stopping; /* ot_log_finish asked it to end */
 static atomic_int ready;    /* ot_log_init succeeded and ot_log_finish has not run */
 static atomic_flag kicked = ATOMIC_FLAG_INIT;
-static atomic_int full_due; /* a hand-off asked for the FULL chunks to be written */
 static atomic_uint_fast64_t req_gen, done_gen;
 static atomic_int done_rc;
 static atomic_int write_lock;
@@ -99,18 +97,12 @@ static void *flusher_main(void *arg) {
     if (atomic_load(&stopping))
       return NULL;
     atomic_flag_clear(&kicked); /* kicks from now on wake the next pass */
-    /* First the pages owners are about to write: a pass may take long. */
-    ot_buffer_populate();
-    int full = atomic_exchange(&full_due, 0);
     uint64_t gen = atomic_load(&req_gen);
     int periodic = interval && ot_monotonic_ns() >= next;
     int all = periodic || gen > atomic_load(&done_gen);
-    int rc = 0;
-    if (full || all) {
-      lock_wait();
-      rc = ot_pass_run(all ? OT_PASS_ALL : OT_PASS_FULL, 0);
-      unlock();
-    }
+    lock_wait();
+    int rc = ot_pass_run(all ? OT_PASS_ALL : OT_PASS_FULL, 0);
+    unlock();
     ot_filter_resolve_pending(); /* filter decisions, off the hot path */
     if (all) {
       if (interval)
@@ -122,19 +114,12 @@ static void *flusher_main(void *arg) {
   }
 }
 
-/* One byte in the pipe at a time: the flusher clears `kicked` before it
- * looks at what is due, so a later kick wakes it again. */
-static void wake(void) {
-  if (!atomic_flag_test_and_set(&kicked))
-    poke(req_pipe[1]);
-}
-
 void ot_log_kick(void) {
   if (!atomic_load_explicit(&ready, memory_order_acquire))
     return;
   if (atomic_load_explicit(&running, memory_order_acquire)) {
-    atomic_store(&full_due, 1);
-    wake();
+    if (!atomic_flag_test_and_set(&kicked))
+      poke(req_pipe[1]);
     return;
   }
   /* No thread (it could not start): write from the recording thread. */
@@ -182,15 +167,8 @@ static int open_log(const char *out_dir) {
   return 0;
 }
 
-/* Without the thread the owners fault their pages in themselves. */
-static void populate_kick(void) {
-  if (atomic_load_explicit(&ready, memory_order_acquire) &&
-      atomic_load_explicit(&running, memory_order_acquire))
-    wake();
-}
-
 int ot_log_init(const char *out_dir) {
-  ot_buffer_set_kicks(ot_log_kick, populate_kick);
+  ot_buffer_set_kick(ot_log_kick);
   return open_log(out_dir);
 }
 
@@ -320,7 +298,6 @@ int ot_log_fork_child(const char *new_out_dir) {
   ot_pass_reset();
   ot_buffer_fork_child(ot_self);
   atomic_flag_clear(&kicked);
-  atomic_store(&full_due, 0);
   unlock(); /* taken by ot_log_fork_prepare in the parent */
   return open_log(new_out_dir);
 }

@@ -19,8 +19,7 @@ int ot_log_init(const char *out_dir);
 const char *ot_log_dir(void); /* <out>/.log */
 
 /* Wakes the flusher for the FULL chunks (called by the buffer layer's
- * hand-off). The buffer layer's population requests wake it too, for
- * ot_buffer_populate only. */
+ * hand-off). */
 void ot_log_kick(void);
 
 /* Writes everything recorded so far and waits until it is on disk (all
