@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Bytes of a thread's buffer that thread_begin pre-faults; the rest is
+ * faulted in by the thread as it writes. */
+#define OT_BUFFER_HEAD (16u << 10)
 /* Chunk size limit: one hand-off per this many bytes of records. */
 #define OT_CHUNK_MAX (1u << 20)
 /* Smallest buffer a thread gets once OMPTRACE_BUFFER_TOTAL is used up. */
@@ -20,8 +23,8 @@ void ot_buffer_set_kick(void (*kick)(void));
 void ot_buffer_geometry(uint64_t budget, size_t *chunk_size, uint32_t *nchunks);
 /* thread_begin: maps t's share of the budget (min(OMPTRACE_BUFFER_SIZE,
  * what is left of OMPTRACE_BUFFER_TOTAL), at least OT_BUFFER_FLOOR),
- * pre-faults its first chunk, sets t->cur/end/chunk. Returns -1 (with a
- * message) when memory is exhausted. */
+ * pre-faults its first OT_BUFFER_HEAD bytes, sets t->cur/end/chunk.
+ * Returns -1 (with a message) when memory is exhausted. */
 int ot_buffer_thread_init(ot_thread *t);
 /* Bytes of buffer mapped for all threads so far. */
 uint64_t ot_buffer_total_mapped(void);

@@ -131,9 +131,11 @@ static ot_ring *map_ring(uint64_t budget) {
 
 int ot_buffer_thread_init(ot_thread *t) {
   uint64_t budget = claim_budget();
-  /* Pages are touched as chunks are used (no MAP_POPULATE of the whole
-   * budget: 256 threads would fault in 4 GiB); the first chunk is
-   * pre-faulted because first-touch faults cost more than the events. */
+  /* Pages are touched as they are used (no MAP_POPULATE of the whole
+   * budget: 256 threads would fault in 4 GiB). Only the head is
+   * pre-faulted, so the first events take no page fault: a whole chunk per
+   * thread doubled the start of a team of 256. Populating further ahead
+   * from the flusher did not pay (docs/recording.md). */
   ot_ring *r = map_ring(budget);
   if (!r && budget > OT_BUFFER_FLOOR) /* address space is short: the floor may fit */
     r = map_ring(OT_BUFFER_FLOOR);
@@ -143,7 +145,8 @@ int ot_buffer_thread_init(ot_thread *t) {
   }
   size_t csize = r->chunk_size;
   uint32_t n = r->nchunks;
-  for (size_t off = 0; off < csize; off += 4096)
+  size_t head = csize < OT_BUFFER_HEAD ? csize : OT_BUFFER_HEAD;
+  for (size_t off = 0; off < head; off += 4096)
     ((volatile uint8_t *)r->mem)[off] = 0;
   r->owner = t;
   for (uint32_t i = 0; i < n; i++) {

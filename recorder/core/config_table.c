@@ -49,8 +49,9 @@ const ot_option ot_options[] = {
      "to, is never overwritten: <dir>.1, <dir>.2, ... is used instead (and named on stderr).",
      OT_OPT_STRING, FIELD(output), 0, 0, NULL},
     {"OMPTRACE_BUFFER_SIZE", OT_BUFFER_SIZE_DEFAULT, "bytes, suffix K, M or G (binary)",
-     "Largest event buffer of one thread, mapped when the thread starts (only its first chunk "
-     "is touched then) and split into chunks of at most 1 MiB. Chunks are appended to the "
+     "Largest event buffer of one thread, mapped when the thread starts (only its first 16 KiB "
+     "are touched then, the rest as it is used) and split into chunks of at most 1 MiB. "
+     "Chunks are appended to the "
      "record log <dir>/.log/ by a background thread, so the trace length is not limited by "
      "this size. Minimum 64K.",
      OT_OPT_SIZE, FIELD(buffer_size), OT_BUFFER_SIZE_MIN, OT_BUFFER_SIZE_MAX, NULL},
