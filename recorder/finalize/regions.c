@@ -78,8 +78,8 @@ static uint64_t recent_key[RECENT];
 static uint32_t recent_id[RECENT];
 /* Region ids the filter excludes (OMPTRACE_FILTER): their Enter and Leave
  * are left out, what they contain is written. */
-static uint8_t *excluded;
-static uint32_t excluded_cap;
+uint8_t *ot_regions_excluded;
+uint32_t ot_regions_excluded_cap;
 static char **excluded_names; /* of the constructs (not their waits and sblocks) */
 static uint32_t nexcluded_names, names_cap;
 
@@ -125,11 +125,11 @@ static int excluded_by_filter(enum ot_construct c, uint64_t codeptr, const ot_sy
 }
 
 static void mark_excluded(uint32_t id, enum ot_construct c, const char *name) {
-  uint8_t *e = ot_grow(excluded, &excluded_cap, (uint64_t)id + 1, 1, 256);
+  uint8_t *e = ot_grow(ot_regions_excluded, &ot_regions_excluded_cap, (uint64_t)id + 1, 1, 256);
   if (!e)
     return;
-  excluded = e;
-  excluded[id] = 1;
+  ot_regions_excluded = e;
+  ot_regions_excluded[id] = 1;
   if (primary(c) != c) /* listed once, by its construct */
     return;
   char **n = ot_grow(excluded_names, &names_cap, (uint64_t)nexcluded_names + 1, sizeof *n, 16);
@@ -153,10 +153,6 @@ static uint32_t define(enum ot_construct c, uint64_t codeptr) {
   if (excluded_by_filter(c, codeptr, s, n))
     mark_excluded(id, c, name);
   return id;
-}
-
-int ot_region_excluded(uint32_t region) {
-  return region < excluded_cap && excluded[region];
 }
 
 const char *ot_region_excluded_name(uint32_t i) {
@@ -183,9 +179,9 @@ uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
 void ot_regions_free(void) {
   ot_u64map_free(&cache);
   memset(recent_key, 0, sizeof recent_key);
-  free(excluded);
-  excluded = NULL;
-  excluded_cap = 0;
+  free(ot_regions_excluded);
+  ot_regions_excluded = NULL;
+  ot_regions_excluded_cap = 0;
   for (uint32_t i = 0; i < nexcluded_names; i++)
     free(excluded_names[i]);
   free(excluded_names);
