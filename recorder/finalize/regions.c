@@ -71,9 +71,10 @@ static const OTF2_RegionRole roles[OC_COUNT] = {
 };
 
 static ot_u64map cache; /* (construct << 56 | codeptr) -> region id */
-/* The regions asked last, in front of the cache: a direct-mapped table
- * by key (key 0, construct 0 at NULL, is never kept there). */
-enum { RECENT = 64 };
+/* The regions asked last, in front of the cache: a two-way table by key
+ * (key 0, construct 0 at NULL, is never kept there), so two keys that map
+ * to one place do not evict each other at every turn. */
+enum { RECENT = 256 };
 static uint64_t recent_key[RECENT];
 static uint32_t recent_id[RECENT];
 /* Region ids the filter excludes (OMPTRACE_FILTER): their Enter and Leave
@@ -161,15 +162,19 @@ const char *ot_region_excluded_name(uint32_t i) {
 
 uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
   uint64_t key = ((uint64_t)c << 56) | (codeptr & 0x00ffffffffffffffull);
-  uint32_t r = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 58); /* log2(RECENT) bits */
+  uint32_t r = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 56) & ~1u; /* log2(RECENT) bits */
   if (key && recent_key[r] == key)
     return recent_id[r];
+  if (key && recent_key[r + 1] == key)
+    return recent_id[r + 1];
   int is_new = 0;
   uint64_t *slot = ot_u64map_put(&cache, key, &is_new);
   uint32_t id = slot && !is_new ? (uint32_t)*slot : define(c, codeptr);
   if (slot && is_new)
     *slot = id;
-  if (slot) {
+  if (slot) { /* the newest in the first way, the one before in the second */
+    recent_key[r + 1] = recent_key[r];
+    recent_id[r + 1] = recent_id[r];
     recent_key[r] = key;
     recent_id[r] = id;
   }
