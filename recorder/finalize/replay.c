@@ -432,8 +432,7 @@ static void suspend_running(loc_state *ls, uint64_t t) {
     close_to(ls, index, t); /* out of memory: the task's regions end here instead */
     return;
   }
-  for (uint32_t k = 0; k < count; k++) /* a few frames: no call to memcpy */
-    keep[k] = ls->st[index + k];
+  memcpy(keep, &ls->st[index], count * sizeof *keep);
   ls->n = index;
   ls->task_at = 0;
   lazy_resumes(ls, t);
@@ -453,9 +452,9 @@ static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
     const frame *kept = s.frames;
     uint64_t limit = ls->n ? st[ls->n - 1].limit : UINT64_MAX;
     uint32_t pcomm = ls->n ? st[ls->n - 1].pcomm : OTF2_UNDEFINED_COMM;
+    memcpy(&st[ls->n], kept, s.n * sizeof *st);
     for (uint32_t k = ls->n; k < ls->n + s.n; k++) {
       frame *f = &st[k];
-      *f = kept[k - ls->n];
       f->limit = limit;
       pcomm = f->type == F_PARALLEL ? f->comm : pcomm;
       f->pcomm = pcomm;
