@@ -29,7 +29,7 @@ extern uint64_t ot_symbols_rt_lo, ot_symbols_rt_hi;
 static inline int ot_symbols_user_cp(uint64_t cp) {
   if (cp < ot_symbols_rt_lo || cp >= ot_symbols_rt_hi)
     return cp != 0;
-  return !ot_symbols_in_runtime(cp);
+  return cp != 0 && !ot_symbols_in_runtime(cp);
 }
 void ot_symbols_close(void);
 
