@@ -142,19 +142,18 @@ static int scan_location(const ot_run *run, uint32_t loc) {
   while ((r = ot_run_next(s)) != NULL) {
     if (observer)
       observer(observer_ctx, loc, r);
-    records_total++;
     uint64_t this_index = index++;
     int was_after_work = after_work;
     after_work = r->type == OT_WORK_END;
-    if (r->type == OT_TASK_CREATE && done_pseudo && !(r->a & ompt_task_taskwait) &&
-        same_line(r->b, done_cp)) {
-      uint64_t *slot = ot_u64map_put(&if0_of, done_pseudo, NULL);
-      if (!slot)
-        goto oom;
-      *slot = r->c;
-    }
-    if (r->type != OT_DEPENDENCE)
+    if (done_pseudo && r->type != OT_DEPENDENCE) { /* rare: a dependent wait just ended */
+      if (r->type == OT_TASK_CREATE && !(r->a & ompt_task_taskwait) && same_line(r->b, done_cp)) {
+        uint64_t *slot = ot_u64map_put(&if0_of, done_pseudo, NULL);
+        if (!slot)
+          goto oom;
+        *slot = r->c;
+      }
       done_pseudo = 0;
+    }
     par_rec *p;
     switch (r->type) {
     case OT_SYNC_BEGIN:
@@ -209,8 +208,8 @@ static int scan_location(const ot_run *run, uint32_t loc) {
       if (depth < NEST_MAX) {
         stack[depth] = pid;
         league[depth] = (uint8_t)member;
+        depth++;
       }
-      depth++;
       break;
     }
     case OT_IMPLICIT_END:
@@ -274,12 +273,12 @@ static int scan_location(const ot_run *run, uint32_t loc) {
     default:
       break;
     }
-    if (depth > NEST_MAX)
-      depth = NEST_MAX;
   }
+  records_total += index;
   ot_run_records_close(s);
   return 0;
 oom:
+  records_total += index;
   ot_run_records_close(s);
   return -1;
 }
