@@ -37,10 +37,6 @@ static void set_ratio(void) {
   per_tick_frac = (uint64_t)(((rem << 64) + dt - 1) / dt);
 }
 
-static uint64_t scale(uint64_t ticks) {
-  return ticks * per_tick_whole + (uint64_t)(((unsigned __int128)ticks * per_tick_frac) >> 64);
-}
-
 /* Shortest interval between two calibration points; a shorter run is
  * stretched by sleeping. Between the points the conversion error stays
  * within the brackets' uncertainty (about 100 ns) whatever the span; the
@@ -138,15 +134,16 @@ void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1
   }
 }
 
-uint64_t ot_clock_to_ns(uint64_t raw) {
-  if (!convert_tsc)
-    return raw;
-  if (!calibrated)
+void ot_clock_conversion(ot_clock_conv *c) {
+  if (convert_tsc && !calibrated)
     ot_clock_calibrate();
-  if (raw >= p0.tsc)
-    return p0.ns + scale(raw - p0.tsc);
-  uint64_t back = scale(p0.tsc - raw);
-  return back < p0.ns ? p0.ns - back : 0;
+  *c = (ot_clock_conv){convert_tsc, p0.tsc, p0.ns, per_tick_whole, per_tick_frac};
+}
+
+uint64_t ot_clock_to_ns(uint64_t raw) {
+  ot_clock_conv c;
+  ot_clock_conversion(&c);
+  return ot_clock_conv_ns(&c, raw);
 }
 
 const char *ot_clock_name(void) {

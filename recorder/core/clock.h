@@ -37,6 +37,26 @@ void ot_clock_calibrate(void);
 void ot_clock_set_points(int use_tsc, uint64_t raw0, uint64_t ns0, uint64_t raw1, uint64_t ns1);
 /* Raw ticks to CLOCK_MONOTONIC nanoseconds (monotone in raw). */
 uint64_t ot_clock_to_ns(uint64_t raw);
+
+/* The conversion ot_clock_to_ns applies, as a value: finalize converts
+ * every record's time and does it inline with a copy taken once the
+ * calibration points are set. tsc = 0: raw values are nanoseconds. */
+typedef struct ot_clock_conv {
+  int tsc;
+  uint64_t raw0, ns0;   /* the first calibration point */
+  uint64_t whole, frac; /* ns per tick: whole part and 64-bit fraction */
+} ot_clock_conv;
+/* The current conversion (calibrating first, as ot_clock_to_ns does). */
+void ot_clock_conversion(ot_clock_conv *c);
+static inline uint64_t ot_clock_conv_ns(const ot_clock_conv *c, uint64_t raw) {
+  if (!c->tsc)
+    return raw;
+  uint64_t d = raw >= c->raw0 ? raw - c->raw0 : c->raw0 - raw;
+  uint64_t ns = d * c->whole + (uint64_t)(((unsigned __int128)d * c->frac) >> 64);
+  if (raw >= c->raw0)
+    return c->ns0 + ns;
+  return ns < c->ns0 ? c->ns0 - ns : 0;
+}
 /* Human-readable name of the clock in use ("tsc" or "monotonic"). */
 const char *ot_clock_name(void);
 

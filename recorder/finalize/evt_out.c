@@ -235,14 +235,14 @@ OTF2_ErrorCode ot_evt_enter(uint32_t loc, uint64_t t, OTF2_RegionRef region) {
   if (!threaded)
     return OTF2_EvtWriter_Enter(writers[loc], NULL, t, region);
   put(K_ENTER, 0, loc, t, 0)[2] = region;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_leave(uint32_t loc, uint64_t t, OTF2_RegionRef region) {
   if (!threaded)
     return OTF2_EvtWriter_Leave(writers[loc], NULL, t, region);
   put(K_LEAVE, 0, loc, t, 0)[2] = region;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_metric(uint32_t loc, uint64_t t, OTF2_MetricRef metric, uint8_t n,
@@ -262,35 +262,35 @@ OTF2_ErrorCode ot_evt_metric(uint32_t loc, uint64_t t, OTF2_MetricRef metric, ui
   p[2] = metric;
   for (unsigned i = 0; i < n; i++)
     p[3 + i] = values[i];
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_fork(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm, uint32_t threads) {
   if (!threaded)
     return OTF2_EvtWriter_ThreadFork(writers[loc], NULL, t, paradigm, threads);
   put(K_FORK, paradigm, loc, t, 0)[2] = threads;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_join(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm) {
   if (!threaded)
     return OTF2_EvtWriter_ThreadJoin(writers[loc], NULL, t, paradigm);
   put(K_JOIN, paradigm, loc, t, 0);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_team_begin(uint32_t loc, uint64_t t, OTF2_CommRef team) {
   if (!threaded)
     return OTF2_EvtWriter_ThreadTeamBegin(writers[loc], NULL, t, team);
   put(K_TEAM_BEGIN, 0, loc, t, 0)[2] = team;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_team_end(uint32_t loc, uint64_t t, OTF2_CommRef team) {
   if (!threaded)
     return OTF2_EvtWriter_ThreadTeamEnd(writers[loc], NULL, t, team);
   put(K_TEAM_END, 0, loc, t, 0)[2] = team;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 static void put_task(enum evt_kind k, uint32_t loc, uint64_t t, OTF2_CommRef team, uint32_t thread,
@@ -305,7 +305,7 @@ OTF2_ErrorCode ot_evt_task_create(uint32_t loc, uint64_t t, OTF2_CommRef team, u
   if (!threaded)
     return OTF2_EvtWriter_ThreadTaskCreate(writers[loc], NULL, t, team, thread, generation);
   put_task(K_TASK_CREATE, loc, t, team, thread, generation);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_task_switch(uint32_t loc, uint64_t t, OTF2_CommRef team, uint32_t thread,
@@ -313,7 +313,7 @@ OTF2_ErrorCode ot_evt_task_switch(uint32_t loc, uint64_t t, OTF2_CommRef team, u
   if (!threaded)
     return OTF2_EvtWriter_ThreadTaskSwitch(writers[loc], NULL, t, team, thread, generation);
   put_task(K_TASK_SWITCH, loc, t, team, thread, generation);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_task_complete(uint32_t loc, uint64_t t, OTF2_CommRef team, uint32_t thread,
@@ -321,7 +321,7 @@ OTF2_ErrorCode ot_evt_task_complete(uint32_t loc, uint64_t t, OTF2_CommRef team,
   if (!threaded)
     return OTF2_EvtWriter_ThreadTaskComplete(writers[loc], NULL, t, team, thread, generation);
   put_task(K_TASK_COMPLETE, loc, t, team, thread, generation);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_acquire_lock(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm, uint32_t lock,
@@ -331,7 +331,7 @@ OTF2_ErrorCode ot_evt_acquire_lock(uint32_t loc, uint64_t t, OTF2_Paradigm parad
   uint64_t *p = put(K_ACQUIRE_LOCK, paradigm, loc, t, 0);
   p[2] = lock;
   p[3] = order;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_release_lock(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm, uint32_t lock,
@@ -341,7 +341,7 @@ OTF2_ErrorCode ot_evt_release_lock(uint32_t loc, uint64_t t, OTF2_Paradigm parad
   uint64_t *p = put(K_RELEASE_LOCK, paradigm, loc, t, 0);
   p[2] = lock;
   p[3] = order;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_measurement(uint32_t loc, uint64_t t, OTF2_AttributeList *attributes,
@@ -353,7 +353,7 @@ OTF2_ErrorCode ot_evt_measurement(uint32_t loc, uint64_t t, OTF2_AttributeList *
     return e;
   }
   put(K_MEASUREMENT, mode, loc, t, 0)[2] = (uint64_t)(uintptr_t)attributes;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_parameter_uint(uint32_t loc, uint64_t t, OTF2_ParameterRef parameter,
@@ -363,7 +363,7 @@ OTF2_ErrorCode ot_evt_parameter_uint(uint32_t loc, uint64_t t, OTF2_ParameterRef
   uint64_t *p = put(K_PARAMETER, 0, loc, t, 0);
   p[2] = parameter;
   p[3] = value;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_sample(uint32_t loc, uint64_t t, OTF2_CallingContextRef context,
@@ -374,7 +374,7 @@ OTF2_ErrorCode ot_evt_sample(uint32_t loc, uint64_t t, OTF2_CallingContextRef co
   uint64_t *p = put(K_SAMPLE, 0, loc, t, 0);
   p[2] = pair(context, unwind_distance);
   p[3] = generator;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 static void put_msg(enum evt_kind k, uint32_t loc, uint64_t t, uint32_t peer, OTF2_CommRef comm,
@@ -392,7 +392,7 @@ OTF2_ErrorCode ot_evt_mpi_send(uint32_t loc, uint64_t t, uint32_t receiver, OTF2
   if (!threaded)
     return OTF2_EvtWriter_MpiSend(writers[loc], NULL, t, receiver, comm, tag, length);
   put_msg(K_MPI_SEND, loc, t, receiver, comm, tag, length, 0);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_recv(uint32_t loc, uint64_t t, uint32_t sender, OTF2_CommRef comm,
@@ -400,7 +400,7 @@ OTF2_ErrorCode ot_evt_mpi_recv(uint32_t loc, uint64_t t, uint32_t sender, OTF2_C
   if (!threaded)
     return OTF2_EvtWriter_MpiRecv(writers[loc], NULL, t, sender, comm, tag, length);
   put_msg(K_MPI_RECV, loc, t, sender, comm, tag, length, 0);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_isend(uint32_t loc, uint64_t t, uint32_t receiver, OTF2_CommRef comm,
@@ -408,7 +408,7 @@ OTF2_ErrorCode ot_evt_mpi_isend(uint32_t loc, uint64_t t, uint32_t receiver, OTF
   if (!threaded)
     return OTF2_EvtWriter_MpiIsend(writers[loc], NULL, t, receiver, comm, tag, length, request);
   put_msg(K_MPI_ISEND, loc, t, receiver, comm, tag, length, request);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_irecv(uint32_t loc, uint64_t t, uint32_t sender, OTF2_CommRef comm,
@@ -416,28 +416,28 @@ OTF2_ErrorCode ot_evt_mpi_irecv(uint32_t loc, uint64_t t, uint32_t sender, OTF2_
   if (!threaded)
     return OTF2_EvtWriter_MpiIrecv(writers[loc], NULL, t, sender, comm, tag, length, request);
   put_msg(K_MPI_IRECV, loc, t, sender, comm, tag, length, request);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_isend_complete(uint32_t loc, uint64_t t, uint64_t request) {
   if (!threaded)
     return OTF2_EvtWriter_MpiIsendComplete(writers[loc], NULL, t, request);
   put(K_MPI_ISEND_COMPLETE, 0, loc, t, 0)[2] = request;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_irecv_request(uint32_t loc, uint64_t t, uint64_t request) {
   if (!threaded)
     return OTF2_EvtWriter_MpiIrecvRequest(writers[loc], NULL, t, request);
   put(K_MPI_IRECV_REQUEST, 0, loc, t, 0)[2] = request;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_collective_begin(uint32_t loc, uint64_t t) {
   if (!threaded)
     return OTF2_EvtWriter_MpiCollectiveBegin(writers[loc], NULL, t);
   put(K_MPI_COLL_BEGIN, 0, loc, t, 0);
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_collective_end(uint32_t loc, uint64_t t, OTF2_CollectiveOp op,
@@ -449,5 +449,5 @@ OTF2_ErrorCode ot_evt_mpi_collective_end(uint32_t loc, uint64_t t, OTF2_Collecti
   p[2] = pair(comm, root);
   p[3] = sent;
   p[4] = received;
-  return ot_evtq_error;
+  return ot_evtq_appended();
 }

@@ -120,7 +120,7 @@ int ot_evtq_start(ot_evtq_play_fn play) {
   return 0;
 }
 
-void ot_evtq_handoff(void) {
+OTF2_ErrorCode ot_evtq_handoff(void) {
   size_t n = (size_t)(ot_evtq_pos - batch(fill_at));
   pthread_mutex_lock(&mu);
   if (n) {
@@ -139,6 +139,7 @@ void ot_evtq_handoff(void) {
   pthread_mutex_unlock(&mu);
   ot_evtq_pos = batch(fill_at);
   ot_evtq_end = ot_evtq_pos + BATCH_WORDS;
+  return ot_evtq_error;
 }
 
 OTF2_ErrorCode ot_evtq_finish(void) {

@@ -24,21 +24,30 @@ int ot_evtq_start(ot_evtq_play_fn play);
  * the thread. Returns the writer's first error (OTF2_SUCCESS when none). */
 OTF2_ErrorCode ot_evtq_finish(void);
 
-/* The current batch: the replay appends at ot_evtq_pos, up to ot_evtq_end. */
+/* The current batch: the replay appends at ot_evtq_pos, up to ot_evtq_end;
+ * at least OT_EVTQ_MAX_APPEND words are always free there. */
 extern uint64_t *ot_evtq_pos, *ot_evtq_end;
 /* The writer's first error as of the last hand-off. */
 extern OTF2_ErrorCode ot_evtq_error;
 /* Hands the current batch over and takes a free one (waiting for the
- * writer while every batch is in flight). */
-void ot_evtq_handoff(void);
+ * writer while every batch is in flight); returns ot_evtq_error. */
+OTF2_ErrorCode ot_evtq_handoff(void);
 
-/* Room for n words (at most OT_EVTQ_MAX_APPEND) in the current batch. */
+/* Room for n words (at most OT_EVTQ_MAX_APPEND) in the current batch;
+ * call ot_evtq_appended once they are written. */
 static inline uint64_t *ot_evtq_append(size_t n) {
-  if ((size_t)(ot_evtq_end - ot_evtq_pos) < n)
-    ot_evtq_handoff();
   uint64_t *p = ot_evtq_pos;
   ot_evtq_pos += n;
   return p;
+}
+
+/* After an append: the batch goes to the writer when the next append
+ * might not fit, so an append never waits and the functions that append
+ * make no call but this last one. Returns the writer's first error. */
+static inline OTF2_ErrorCode ot_evtq_appended(void) {
+  if ((size_t)(ot_evtq_end - ot_evtq_pos) < OT_EVTQ_MAX_APPEND)
+    return ot_evtq_handoff();
+  return ot_evtq_error;
 }
 
 #endif

@@ -71,15 +71,16 @@ static const OTF2_RegionRole roles[OC_COUNT] = {
 };
 
 static ot_u64map cache; /* (construct << 56 | codeptr) -> region id */
-/* The regions asked last, in front of the cache: a direct-mapped table
- * by key (key 0, construct 0 at NULL, is never kept there). */
-enum { RECENT = 64 };
+/* The regions asked last, in front of the cache: a two-way table by key
+ * (key 0, construct 0 at NULL, is never kept there), so two keys that map
+ * to one place do not evict each other at every turn. */
+enum { RECENT = 256 };
 static uint64_t recent_key[RECENT];
 static uint32_t recent_id[RECENT];
 /* Region ids the filter excludes (OMPTRACE_FILTER): their Enter and Leave
  * are left out, what they contain is written. */
-static uint8_t *excluded;
-static uint32_t excluded_cap;
+uint8_t *ot_regions_excluded;
+uint32_t ot_regions_excluded_cap;
 static char **excluded_names; /* of the constructs (not their waits and sblocks) */
 static uint32_t nexcluded_names, names_cap;
 
@@ -125,11 +126,11 @@ static int excluded_by_filter(enum ot_construct c, uint64_t codeptr, const ot_sy
 }
 
 static void mark_excluded(uint32_t id, enum ot_construct c, const char *name) {
-  uint8_t *e = ot_grow(excluded, &excluded_cap, (uint64_t)id + 1, 1, 256);
+  uint8_t *e = ot_grow(ot_regions_excluded, &ot_regions_excluded_cap, (uint64_t)id + 1, 1, 256);
   if (!e)
     return;
-  excluded = e;
-  excluded[id] = 1;
+  ot_regions_excluded = e;
+  ot_regions_excluded[id] = 1;
   if (primary(c) != c) /* listed once, by its construct */
     return;
   char **n = ot_grow(excluded_names, &names_cap, (uint64_t)nexcluded_names + 1, sizeof *n, 16);
@@ -155,25 +156,25 @@ static uint32_t define(enum ot_construct c, uint64_t codeptr) {
   return id;
 }
 
-int ot_region_excluded(uint32_t region) {
-  return region < excluded_cap && excluded[region];
-}
-
 const char *ot_region_excluded_name(uint32_t i) {
   return i < nexcluded_names ? excluded_names[i] : NULL;
 }
 
 uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
   uint64_t key = ((uint64_t)c << 56) | (codeptr & 0x00ffffffffffffffull);
-  uint32_t r = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 58); /* log2(RECENT) bits */
+  uint32_t r = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 56) & ~1u; /* log2(RECENT) bits */
   if (key && recent_key[r] == key)
     return recent_id[r];
+  if (key && recent_key[r + 1] == key)
+    return recent_id[r + 1];
   int is_new = 0;
   uint64_t *slot = ot_u64map_put(&cache, key, &is_new);
   uint32_t id = slot && !is_new ? (uint32_t)*slot : define(c, codeptr);
   if (slot && is_new)
     *slot = id;
-  if (slot) {
+  if (slot) { /* the newest in the first way, the one before in the second */
+    recent_key[r + 1] = recent_key[r];
+    recent_id[r + 1] = recent_id[r];
     recent_key[r] = key;
     recent_id[r] = id;
   }
@@ -183,9 +184,9 @@ uint32_t ot_region(enum ot_construct c, uint64_t codeptr) {
 void ot_regions_free(void) {
   ot_u64map_free(&cache);
   memset(recent_key, 0, sizeof recent_key);
-  free(excluded);
-  excluded = NULL;
-  excluded_cap = 0;
+  free(ot_regions_excluded);
+  ot_regions_excluded = NULL;
+  ot_regions_excluded_cap = 0;
   for (uint32_t i = 0; i < nexcluded_names; i++)
     free(excluded_names[i]);
   free(excluded_names);

@@ -152,6 +152,15 @@ static struct {
   uint32_t region;
   uint64_t cp;
 } site_memo[SITE_MEMO];
+/* The same for the create side, by site: the task create region of the
+ * site's code pointer `cp` (the program's), and whether the site's own
+ * code pointer is the program's. */
+static struct {
+  uint32_t site;
+  uint32_t region;
+  uint64_t cp;
+  int site_user;
+} create_memo[SITE_MEMO];
 static void settle_now(loc_state *ls, int open_too);
 
 /* Before every event (see settle_now): mostly nothing to do, so the check
@@ -423,8 +432,7 @@ static void suspend_running(loc_state *ls, uint64_t t) {
     close_to(ls, index, t); /* out of memory: the task's regions end here instead */
     return;
   }
-  for (uint32_t k = 0; k < count; k++) /* a few frames: no call to memcpy */
-    keep[k] = ls->st[index + k];
+  memcpy(keep, &ls->st[index], count * sizeof *keep);
   ls->n = index;
   ls->task_at = 0;
   lazy_resumes(ls, t);
@@ -444,9 +452,9 @@ static int resume_task(loc_state *ls, uint64_t task, uint64_t t) {
     const frame *kept = s.frames;
     uint64_t limit = ls->n ? st[ls->n - 1].limit : UINT64_MAX;
     uint32_t pcomm = ls->n ? st[ls->n - 1].pcomm : OTF2_UNDEFINED_COMM;
+    memcpy(&st[ls->n], kept, s.n * sizeof *st);
     for (uint32_t k = ls->n; k < ls->n + s.n; k++) {
       frame *f = &st[k];
-      *f = kept[k - ls->n];
       f->limit = limit;
       pcomm = f->type == F_PARALLEL ? f->comm : pcomm;
       f->pcomm = pcomm;
@@ -1024,15 +1032,30 @@ static void task_create(loc_state *ls, const ot_rec *r, uint64_t t) {
   }
   if (!(r->a & ompt_task_explicit) || (r->a & ompt_task_initial))
     return;
-  uint64_t cp = effective_cp(ls, r->b);
-  uint64_t site = ot_scan_site_codeptr(OT_TASK_SITE(r->c));
-  if (!ot_symbols_user_cp(site) && cp) {
+  uint32_t site = OT_TASK_SITE(r->c);
+  uint64_t cp = r->b;
+  int site_user;
+  if (site && site == create_memo[site % SITE_MEMO].site &&
+      cp == create_memo[site % SITE_MEMO].cp) {
+    site_user = create_memo[site % SITE_MEMO].site_user;
+    ls->create_region = create_memo[site % SITE_MEMO].region;
+  } else {
+    cp = effective_cp(ls, r->b);
+    site_user = ot_symbols_user_cp(ot_scan_site_codeptr(site));
+    ls->create_region = ot_region(OC_TASK_CREATE, cp);
+    if (site && ot_symbols_user_cp(r->b)) { /* then cp is r->b, whatever the stack */
+      create_memo[site % SITE_MEMO].site = site;
+      create_memo[site % SITE_MEMO].cp = cp;
+      create_memo[site % SITE_MEMO].region = ls->create_region;
+      create_memo[site % SITE_MEMO].site_user = site_user;
+    }
+  }
+  if (!site_user && cp) {
     /* taskloop: the executor names the task after the creator's construct */
     uint64_t *slot = ot_u64map_put(&task_cp, r->c, NULL);
     if (slot)
       *slot = cp;
   }
-  ls->create_region = ot_region(OC_TASK_CREATE, cp);
   enter(ls, t, ls->create_region);
   W(ot_evt_task_create(ls->loc, t, current_comm(ls), OT_TASK_THREAD(r->c), OT_TASK_GEN(r->c)));
   ls->create_open = 1;
@@ -1360,6 +1383,7 @@ int ot_replay_run(const ot_run *run, uint32_t mclass, OTF2_ErrorCode *err) {
   samples = ot_samples_any();
   pauses = ot_pauses_count() != 0;
   memset(site_memo, 0, sizeof site_memo);
+  memset(create_memo, 0, sizeof create_memo);
   cur_ls = NULL;
   int rc = 0;
   loc_state *ls = calloc(nloc ? nloc : 1, sizeof *ls);

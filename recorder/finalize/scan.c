@@ -250,15 +250,16 @@ static int scan_record(scan_loc *st, uint32_t loc, const ot_rec *r) {
   place at = {loc, st->index++};
   int was_after_work = st->after_work;
   st->after_work = r->type == OT_WORK_END;
-  if (r->type == OT_TASK_CREATE && st->done_pseudo && !(r->a & ompt_task_taskwait)) {
-    if0_note *n = ot_grow(if0s, &capif0s, (uint64_t)nif0s + 1, sizeof *n, 16);
-    if (!n)
-      return -1;
-    if0s = n;
-    if0s[nif0s++] = (if0_note){st->done_pseudo, r->c, r->b, st->done_cp, at};
-  }
-  if (r->type != OT_DEPENDENCE)
+  if (st->done_pseudo && r->type != OT_DEPENDENCE) { /* rare: a dependent wait just ended */
+    if (r->type == OT_TASK_CREATE && !(r->a & ompt_task_taskwait)) {
+      if0_note *n = ot_grow(if0s, &capif0s, (uint64_t)nif0s + 1, sizeof *n, 16);
+      if (!n)
+        return -1;
+      if0s = n;
+      if0s[nif0s++] = (if0_note){st->done_pseudo, r->c, r->b, st->done_cp, at};
+    }
     st->done_pseudo = 0;
+  }
   par_rec *p;
   switch (r->type) {
   case OT_SYNC_BEGIN:
@@ -316,11 +317,11 @@ static int scan_record(scan_loc *st, uint32_t loc, const ot_rec *r) {
     st->pending_league = 0;
     if (pid && (!(p = par_get(pid, at)) || add_member(p, (uint32_t)r->c, loc, r->a) != 0))
       return -1;
-    if (st->depth < NEST_MAX) {
+    if (st->depth < NEST_MAX) { /* deeper nesting is not followed */
       st->stack[st->depth] = pid;
       st->league[st->depth] = (uint8_t)member;
+      st->depth++;
     }
-    st->depth++;
     break;
   }
   case OT_IMPLICIT_END:
@@ -379,8 +380,6 @@ static int scan_record(scan_loc *st, uint32_t loc, const ot_rec *r) {
   default:
     break;
   }
-  if (st->depth > NEST_MAX)
-    st->depth = NEST_MAX;
   return 0;
 }
 

@@ -15,7 +15,9 @@ static uint64_t home(uint64_t task) {
   return ot_hash_u64(task) & (cap - 1);
 }
 
-static int grow(void) {
+/* Rare (the table doubles): out of line, so that put keeps a short
+ * prologue. */
+__attribute__((noinline, cold)) static int grow(void) {
   uint64_t ncap = cap ? cap * 2 : 1024;
   ot_susp *n = calloc(ncap, sizeof *n);
   if (!n)

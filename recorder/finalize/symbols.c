@@ -29,6 +29,7 @@ static ot_intern names; /* owns every string handed out */
 static ot_u64map cache; /* pc -> cached* */
 static uint64_t rt_lo[4], rt_hi[4];
 static int rt_n;
+uint64_t ot_symbols_rt_lo, ot_symbols_rt_hi;
 
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
@@ -102,6 +103,12 @@ int ot_symbols_open(const ot_run *run) {
     runtime_from_maps(run->maps);
   else if (run->live)
     dl_iterate_phdr(find_runtime, NULL);
+  ot_symbols_rt_lo = rt_n ? UINT64_MAX : 0;
+  ot_symbols_rt_hi = 0;
+  for (int i = 0; i < rt_n; i++) {
+    ot_symbols_rt_lo = rt_lo[i] < ot_symbols_rt_lo ? rt_lo[i] : ot_symbols_rt_lo;
+    ot_symbols_rt_hi = rt_hi[i] > ot_symbols_rt_hi ? rt_hi[i] : ot_symbols_rt_hi;
+  }
   dwfl = dwfl_begin(&callbacks);
   if (!dwfl)
     return -1;

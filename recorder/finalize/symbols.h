@@ -20,10 +20,16 @@ int ot_symbols_open(const ot_run *run);
 int ot_symbols_lookup(uint64_t pc, ot_symbol *frames, int max);
 /* 1 when pc lies in the OpenMP runtime library (libomp's text). */
 int ot_symbols_in_runtime(uint64_t pc);
+/* Lowest and end address of the runtime's text mappings together (both 0
+ * when none is known): what lies outside is the program's, the answer for
+ * almost every code pointer the replay asks about, without the search. */
+extern uint64_t ot_symbols_rt_lo, ot_symbols_rt_hi;
 /* 1 when a recorded code pointer names a place in the program: not NULL
  * and not inside the runtime (libomp reports either now and then). */
 static inline int ot_symbols_user_cp(uint64_t cp) {
-  return cp && !ot_symbols_in_runtime(cp);
+  if (cp < ot_symbols_rt_lo || cp >= ot_symbols_rt_hi)
+    return cp != 0;
+  return cp != 0 && !ot_symbols_in_runtime(cp);
 }
 void ot_symbols_close(void);
 

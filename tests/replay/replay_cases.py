@@ -169,6 +169,26 @@ def untied_migrating(seed=7, ntasks=60, steps=4000):
                  1: ["TeamBegin", "E parallel"] + want[1] + ["L parallel", "TeamEnd"]}}
 
 
+def create_sites():
+    cp3, cp4 = 0x403000, 0x404000
+    seq = [(3, CP2), (3, CP2), (3, CP), (3, 0), (67, cp4), (3, CP2), (67, cp4), (3, 0)]
+    recs, want, ts = [], [], 2000
+    for g, (site, cp) in enumerate(seq, 1):
+        if cp == 0:
+            recs.append((ts, "WORK_BEGIN", LOOP, 10, cp3, P1))
+            want.append("E loop @ %#x" % cp3)
+        recs.append(create(ts + 1, task(0, g, site), T_EXPLICIT, cp))
+        want += ["E task create @ %#x" % (cp or cp3), "TaskCreate 0:%d" % g,
+                 "L task create @ %#x" % (cp or cp3)]
+        if cp == 0:
+            recs.append((ts + 2, "WORK_END", LOOP, 10, cp3, P1))
+            want.append("L loop @ %#x" % cp3)
+        ts += 10
+    return {"names": True, "locs": solo(recs),
+            "want": {0: ["Fork 1", "TeamBegin", "E parallel @ %#x" % CP] + want +
+                     ["L parallel @ %#x" % CP, "TeamEnd", "Join"]}}
+
+
 TASKS = {
     # create -> schedule P->C -> completion C->P
     "create_run": {
@@ -284,6 +304,10 @@ TASKS = {
                  + CREATE1 + RUN1 + DONE1 + OUT1}},
     # deep stacks of untied tasks moving between two threads (suspension storage)
     "untied_migrating": untied_migrating(),
+    # a creation site's task create region follows each create's own code
+    # pointer (the replay memoizes it per site): another pointer from the
+    # same site, NULL (the enclosing loop's), a site sharing the memo's slot
+    "create_sites": create_sites(),
 }
 
 def barrier(t0, w0, w1, t1, body=()):
@@ -291,6 +315,25 @@ def barrier(t0, w0, w1, t1, body=()):
     return ([(t0, "SYNC_BEGIN", BARRIER_EXPL, 0, CP, P1),
              (w0, "SYNC_WAIT_BEGIN", BARRIER_EXPL, 0, CP, P1)] + list(body) +
             [(w1, "SYNC_WAIT_END", BARRIER_EXPL, 0, CP, P1), (t1, "SYNC_END", BARRIER_EXPL, 0, CP, P1)])
+
+
+def many_regions(n=400):
+    """Zero-length regions of n code pointers and two constructs, visited in
+    an order that returns to each often: every one keeps its own name
+    whatever the replay caches in front of its region table."""
+    rng = random.Random(11)
+    cps = [0x410000 + 0x40 * i for i in range(n)]
+    order = list(range(n)) + [rng.randrange(n) for _ in range(3 * n)] + list(range(n))
+    recs, want, ts = [], [], 2000
+    for k, i in enumerate(order):
+        kind = "FLUSH" if k % 3 else "ERROR"
+        recs.append((ts, kind, 0, 0, cps[i], 0))
+        name = "%s @ %#x" % ("flush" if k % 3 else "error", cps[i])
+        want += ["E " + name, "L " + name]
+        ts += 1
+    return {"names": True, "locs": solo(recs),
+            "want": {0: ["Fork 1", "TeamBegin", "E parallel @ %#x" % CP] + want +
+                     ["L parallel @ %#x" % CP, "TeamEnd", "Join"]}}
 
 
 REGIONS = {
@@ -318,6 +361,8 @@ REGIONS = {
         "locs": solo([create(1500, T1)] + barrier(2000, 2000, 3000, 3000, [
             sched(2500, SWITCH, I0, T1), sched(2600, COMPLETE, T1, I0)])),
         "want": {0: IN1 + CREATE1 + ["E barrier"] + RUN1 + DONE1 + ["L barrier"] + OUT1}},
+    # region names by code pointer and construct, many of them
+    "many_regions": many_regions(),
     "nested_parallel": {
         "locs": solo(region([], 3000, 4000, 1, par(0, 2), CP2)),
         "want": {0: IN1 + IN1 + OUT1 + OUT1}},

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "core/clock.h"
 #include "finalize/run.h"
+#include "finalize/timeline.h"
 #include "frame_file.h"
 #include "log/codec.h"
 #include "log/frame.h"
@@ -189,6 +190,21 @@ int main(void) {
   CHECK_U64("ticks to ns between", ot_clock_to_ns(2000), 5500);
   CHECK_U64("ticks to ns at the last point", ot_clock_to_ns(3000), 6000);
   CHECK_U64("ticks to ns after", ot_clock_to_ns(5000), 7000);
+  CHECK_U64("ticks to ns before the first point", ot_clock_to_ns(0), 4500);
+  /* finalize's timeline converts inline, with a copy of the conversion,
+   * and clamps per location so times never decrease. */
+  CHECK_I64("timeline open", ot_timeline_open(2), 0);
+  CHECK_U64("timeline: converted", ot_out_ts(0, 3000), 6000);
+  CHECK_U64("timeline: no earlier than the location's last", ot_out_ts(0, 2000), 6000);
+  CHECK_U64("timeline: another location", ot_out_ts(1, 2000), 5500);
+  CHECK_U64("timeline: before the first point", ot_out_ts(1, 0), 5500);
+  CHECK_U64("timeline: past the locations, not clamped", ot_out_ts(7, 1000), 5000);
+  CHECK_U64("timeline: last of a location", ot_out_last(1), 5500);
+  uint64_t first, end;
+  ot_timeline_span(&first, &end);
+  CHECK_U64("timeline: first", first, 5000);
+  CHECK_U64("timeline: end", end, 6000);
+  ot_timeline_close();
 
   CHECK_U64("threads: highest <loc>.log + 1", run.nthreads, 3);
   ot_run_thread *t = &run.threads[0];
