@@ -1,10 +1,11 @@
-/* OTF2 chunk memory (chunk_pool.h). OTF2 writes into every chunk it takes,
- * so each chunk's pages fault in at first use; on a VM a 4 KiB fault costs
- * about 2 us, and 256 locations took 16 384 of them for their first event
- * chunks, then as many again for their definition writers. Slabs of one
- * huge page fault in once per 2 MiB where the kernel allows it
- * (MADV_HUGEPAGE), and a chunk handed back goes to the next writer that asks
- * (last in, first out: its pages are still mapped and warm). */
+/* OTF2 chunk memory (chunk_pool.h). Chunks come from 2 MiB slabs (one
+ * mapping per eight event chunks instead of one each) and a chunk handed
+ * back goes to the next writer that asks (last in, first out: its pages
+ * are still mapped and warm), so the definition writers that follow the
+ * event writers and the locations closed early fault in nothing new.
+ * Measured on fib(26), 9 interleaved runs: finalize 0.38 s with malloc'd
+ * chunks, 0.29 s from the pool. Huge pages (MADV_HUGEPAGE on the slabs)
+ * made it slower, 0.49 s: they are not asked for. */
 #include "finalize/chunk_pool.h"
 
 #include <pthread.h>
@@ -34,25 +35,16 @@ static struct {
 static slab *slabs;
 static uint64_t out; /* chunks handed out and not back */
 
-/* A new slab aligned to its size (so that it can be one huge page), cut
- * into chunks of `size` on list k. */
+/* A new slab cut into chunks of `size` on list k. */
 static int grow(int k, uint64_t size) {
   slab *s = malloc(sizeof *s);
   if (!s)
     return -1;
-  size_t len = 2 * SLAB;
-  uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) {
+  uint8_t *base = mmap(NULL, SLAB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) {
     free(s);
     return -1;
   }
-  uint8_t *base = (uint8_t *)(((uintptr_t)m + SLAB - 1) & ~(uintptr_t)(SLAB - 1));
-  /* Keep only the aligned slab: the rest goes back at once. */
-  if (base > m)
-    munmap(m, (size_t)(base - m));
-  if (m + len > base + SLAB)
-    munmap(base + SLAB, (size_t)(m + len - (base + SLAB)));
-  (void)madvise(base, SLAB, MADV_HUGEPAGE); /* failure costs speed only */
   s->map = base;
   s->map_len = SLAB;
   s->next = slabs;

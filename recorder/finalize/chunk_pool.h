@@ -1,6 +1,6 @@
 /* Memory of OTF2's buffer chunks while an archive is written
- * (finalize/chunk_pool.c): 2 MiB slabs the kernel may back with huge pages,
- * cut into chunks, and the chunks of a closed writer reused by the next. */
+ * (finalize/chunk_pool.c): 2 MiB slabs cut into chunks, and the chunks of
+ * a closed writer reused by the next. */
 #ifndef OMPTRACE_CHUNK_POOL_H
 #define OMPTRACE_CHUNK_POOL_H
 
