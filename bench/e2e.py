@@ -7,9 +7,10 @@ against the same program without a tool (docs/performance.md, "End to end").
 Runs each program (default: BOTS-style `ot_scale fib 26` and
 `ot_scale tasks 2000000`, both fixed work) without a tool and under
 omptrace, interleaved, N times (default 5), and prints per program and
-variant the median wall time of the process, its ratio to no tool, and the
-archive's events, size, bytes per event and finalize time from omptrace's exit
-line. --before LIB adds another libomptrace.so (e.g. a previous build) as a
+variant the median wall time of the process, its ratio to no tool, the
+median of the program's own printed time (its parallel phase, program_s), and
+the archive's events, size, bytes per event and finalize time from omptrace's
+exit line. --before LIB adds another libomptrace.so (e.g. a previous build) as a
 third variant, interleaved with the others."""
 import argparse
 import os
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import time
 
+PHASE = re.compile(r"(?:: |regions: )([\d.]+) s$", re.M)  # ot_scale's own time
 EXIT_LINE = re.compile(r"wrote .*?: (\d+) threads, (\d+) events, ([\d.]+) (KiB|MiB|GiB|B) "
                        r"\(([\d.]+) B/event\), finalize ([\d.]+) s")
 UNIT = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
@@ -39,7 +41,8 @@ def run_once(cmd, env, work):
     info = None
     if m:
         info = (int(m.group(2)), float(m.group(3)) * UNIT[m.group(4)], float(m.group(6)))
-    return wall, info
+    q = PHASE.search(p.stdout)
+    return wall, info, float(q.group(1)) if q else None
 
 
 def main():
@@ -70,17 +73,22 @@ def main():
             cmd = [scale] + prog.split()
             walls = {v: [] for v, _ in variants}
             infos = {v: [] for v, _ in variants}
+            phases = {v: [] for v, _ in variants}
             for _ in range(a.reps):
                 for name, env in variants:
-                    wall, info = run_once(cmd, env, work)
+                    wall, info, phase = run_once(cmd, env, work)
                     walls[name].append(wall)
                     if info:
                         infos[name].append(info)
+                    if phase is not None:
+                        phases[name].append(phase)
             none = statistics.median(walls["no tool"])
             for name, _ in variants:
                 med = statistics.median(walls[name])
                 line = "program=%s variant=%s median_s=%.3f ratio=%.2f" % (
                     prog.replace(" ", "_"), name.replace(" ", "_"), med, med / none)
+                if phases[name]:
+                    line += " program_s=%.3f" % statistics.median(phases[name])
                 got = infos[name]
                 if got:
                     ev, size, _ = got[len(got) // 2]
