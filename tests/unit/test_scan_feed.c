@@ -187,6 +187,33 @@ static void feed_all(void) {
 
 static char want[8192], got[8192];
 
+/* A record more than the log holds. */
+static void one_more(void) {
+  ot_scan_feed(0, (const uint8_t *)&recs[0][0], 1, 0);
+}
+
+/* A frame written by a signal handler. */
+static void from_signal(void) {
+  ot_scan_feed(0, NULL, 0, 1);
+}
+
+/* Every record fed as feed_all does, then spoil (NULL: nothing): the scan
+ * gives the pass's tables, taken from the feed or not (used). */
+static void fed_case(const ot_run *run, const char *what, void (*spoil)(void), int used) {
+  char m[96];
+  feed_all();
+  if (spoil)
+    spoil();
+  CHECK_I64(what, ot_scan_run(run), 0);
+  snprintf(m, sizeof m, "%s: the feed %s", what, used ? "used" : "not used");
+  CHECK_I64(m, ot_scan_was_fed(), used);
+  tables(got, sizeof got);
+  snprintf(m, sizeof m, "%s: the pass's tables", what);
+  CHECK_STR(m, got, want);
+  ot_scan_free();
+  ot_throttled_free();
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/unit_scan_feed.XXXXXX");
   if (!mkdtemp(dir)) {
@@ -214,35 +241,12 @@ int main(void) {
   CHECK_TRUE("the pause", strstr(want, "pauses 1") != NULL);
   CHECK_TRUE("the barrier ends P1", strstr(want, "ends(0,6) 1 ends(0,5) 0") != NULL);
 
-  /* The same records fed out of order, in the recording process. */
+  /* The same records fed out of order, in the recording process: taken
+   * from the feed; then spoilt two ways: the pass runs. */
   run.live = 1;
-  feed_all();
-  CHECK_I64("fed", ot_scan_run(&run), 0);
-  CHECK_I64("fed: used", ot_scan_was_fed(), 1);
-  tables(got, sizeof got);
-  CHECK_STR("fed: the pass's tables", got, want);
-  ot_scan_free();
-  ot_throttled_free();
-
-  /* A record short: the feed does not match the log, the pass runs. */
-  feed_all();
-  ot_scan_feed(0, (const uint8_t *)&recs[0][0], 1, 0);
-  CHECK_I64("one too many", ot_scan_run(&run), 0);
-  CHECK_I64("one too many: not used", ot_scan_was_fed(), 0);
-  tables(got, sizeof got);
-  CHECK_STR("one too many: the pass's tables", got, want);
-  ot_scan_free();
-  ot_throttled_free();
-
-  /* A frame written from a signal handler: given up. */
-  feed_all();
-  ot_scan_feed(0, NULL, 0, 1);
-  CHECK_I64("in a signal handler", ot_scan_run(&run), 0);
-  CHECK_I64("in a signal handler: not used", ot_scan_was_fed(), 0);
-  tables(got, sizeof got);
-  CHECK_STR("in a signal handler: the pass's tables", got, want);
-  ot_scan_free();
-  ot_throttled_free();
+  fed_case(&run, "fed", NULL, 1);
+  fed_case(&run, "one too many", one_more, 0);
+  fed_case(&run, "in a signal handler", from_signal, 0);
 
   ot_run_free(&run);
   for (uint32_t loc = 0; loc < NLOC; loc++) {
