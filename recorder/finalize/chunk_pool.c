@@ -23,8 +23,7 @@ typedef struct free_chunk {
 
 typedef struct slab {
   struct slab *next;
-  void *map; /* what to unmap: map_len bytes */
-  size_t map_len;
+  void *map; /* SLAB bytes */
 } slab;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,7 +45,6 @@ static int grow(int k, uint64_t size) {
     return -1;
   }
   s->map = base;
-  s->map_len = SLAB;
   s->next = slabs;
   slabs = s;
   /* In address order from the head: the first chunks taken share pages. */
@@ -101,7 +99,7 @@ void ot_chunk_pool_release(void) {
     while (slabs) {
       slab *s = slabs;
       slabs = s->next;
-      munmap(s->map, s->map_len);
+      munmap(s->map, SLAB);
       free(s);
     }
     for (int k = 0; k < SIZES; k++)

@@ -407,43 +407,40 @@ static int same_line(uint64_t a, uint64_t b) {
   return x.file && y.file && x.line && x.line == y.line && strcmp(x.file, y.file) == 0;
 }
 
+static int place_cmp(place a, place b) {
+  return before(a, b) ? -1 : before(b, a);
+}
 static int par_order(const void *a, const void *b) {
   const par_rec *x = a, *y = b;
-  place p = {x->first_loc, x->first_index}, q = {y->first_loc, y->first_index};
-  return before(p, q) ? -1 : before(q, p);
+  return place_cmp((place){x->first_loc, x->first_index}, (place){y->first_loc, y->first_index});
 }
 static int wait_order(const void *a, const void *b) {
-  const wait_note *x = a, *y = b;
-  return before(x->at, y->at) ? -1 : before(y->at, x->at);
+  return place_cmp(((const wait_note *)a)->at, ((const wait_note *)b)->at);
 }
 static int if0_order(const void *a, const void *b) {
-  const if0_note *x = a, *y = b;
-  return before(x->at, y->at) ? -1 : before(y->at, x->at);
+  return place_cmp(((const if0_note *)a)->at, ((const if0_note *)b)->at);
 }
 static int late_order(const void *a, const void *b) {
-  const late_note *x = a, *y = b;
-  return before(x->at, y->at) ? -1 : before(y->at, x->at);
+  return place_cmp(((const late_note *)a)->at, ((const late_note *)b)->at);
 }
 
 /* Puts n elements in scan order unless they already are (the pass notes
- * them in that order; the feed interleaves locations). Places are unique. */
-static void in_order(void *base, uint64_t n, size_t size, int (*cmp)(const void *, const void *)) {
+ * them in that order; the feed interleaves locations). Places are unique.
+ * 1 when it had to sort. */
+static int in_order(void *base, uint64_t n, size_t size, int (*cmp)(const void *, const void *)) {
   const char *b = base;
   for (uint64_t i = 1; i < n; i++)
     if (cmp(b + (i - 1) * size, b + i * size) > 0) {
       qsort(base, n, size, cmp);
-      return;
+      return 1;
     }
+  return 0;
 }
 
 /* Everything noted, in scan order, into the tables (needs ot_symbols_open
  * and the clock of ot_run_load). */
 static int settle(void) {
-  uint64_t sorted = 1;
-  for (uint64_t i = 1; i < npars && sorted; i++)
-    sorted = par_order(&pars[i - 1], &pars[i]) < 0;
-  if (!sorted) {
-    qsort(pars, npars, sizeof *pars, par_order);
+  if (in_order(pars, npars, sizeof *pars, par_order)) {
     for (uint64_t i = 0; i < npars; i++) {
       uint64_t *slot = ot_u64map_find(&par_index, pars[i].info.id);
       if (slot)

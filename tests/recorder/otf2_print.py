@@ -6,6 +6,14 @@ import re
 import subprocess
 
 
+def print_all(anchor):
+    """otf2-print -A of the archive, line by line, without the trace
+    identifier (random for every archive written): for comparing archives."""
+    p = subprocess.run(["otf2-print", "-A", anchor], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    return [l for l in p.stdout.splitlines() if not l.startswith("Trace identifier")]
+
+
 def otf2_print_counts(anchor):
     """Event counts per (record name, location) from otf2-print, which reads
     the archive with OTF2's own C reader."""

@@ -48,12 +48,10 @@ def check_archive(anchor, source, case, program, complete, pid):
 
 
 def printed(anchor):
-    """otf2-print -A, but the random trace identifier; a sampled frame in the
-    vDSO has its name only in the recording process (no file on disk)."""
-    p = subprocess.run(["otf2-print", "-A", anchor], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True)
-    return [re.sub(r'"(__vdso_\w+|\[unknown\])"', '"<vdso>"', l) for l in p.stdout.splitlines()
-            if not l.startswith("Trace identifier")]
+    """otf2-print -A; a sampled frame in the vDSO has its name only in the
+    recording process (no file on disk)."""
+    return [re.sub(r'"(__vdso_\w+|\[unknown\])"', '"<vdso>"', l)
+            for l in otf2_print.print_all(anchor)]
 
 
 def same_as_recovered(recover, out, err):
