@@ -44,21 +44,30 @@ static void set_ratio(void) {
 #define OT_CLOCK_MIN_SPAN_NS 2000000ull
 
 /* Pairs a TSC reading with the midpoint of the tightest of a few
- * clock_gettime brackets, so preemption during one try does not matter. */
-static clock_point take_point(void) {
-  clock_point best = {0, 0};
+ * clock_gettime brackets, so preemption during one try does not matter:
+ * a lone pair read on a loaded machine can be microseconds apart, and
+ * every time between two points inherits that error. */
+void ot_clock_point(uint64_t *raw, uint64_t *ns) {
   uint64_t best_span = UINT64_MAX;
+  *raw = *ns = 0;
   for (int i = 0; i < 7; i++) {
     uint64_t a = ot_monotonic_ns();
     uint64_t t = __rdtsc();
     uint64_t b = ot_monotonic_ns();
     if (b - a < best_span) {
       best_span = b - a;
-      best.tsc = t;
-      best.ns = a + (b - a) / 2;
+      *raw = t;
+      *ns = a + (b - a) / 2;
     }
   }
-  return best;
+  if (!ot_clock_use_tsc)
+    *raw = *ns;
+}
+
+static clock_point take_point(void) {
+  clock_point p;
+  ot_clock_point(&p.tsc, &p.ns);
+  return p;
 }
 
 static int cpuid_invariant_tsc(void) {

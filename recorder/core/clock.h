@@ -25,6 +25,10 @@ static inline uint64_t ot_clock_now(void) {
   return ot_monotonic_ns();
 }
 
+/* signal-safe. A calibration point: the raw clock (ot_clock_now's ticks)
+ * and the CLOCK_MONOTONIC ns read at the same instant, within the
+ * tightest of a few brackets. */
+void ot_clock_point(uint64_t *raw, uint64_t *ns);
 /* Chooses the clock (OMPTRACE_CLOCK, TSC invariance) and takes the first
  * calibration point. */
 void ot_clock_init(void);

@@ -430,7 +430,8 @@ static int flush_meta(int finished, int in_signal) {
 }
 
 static int flush_clock(int in_signal) {
-  ot_log_clock c = {ot_clock_now(), ot_monotonic_ns()};
+  ot_log_clock c;
+  ot_clock_point(&c.raw, &c.ns);
   memcpy(payload(), &c, sizeof c);
   return put_frame(&process, PROCESS_LOC, OT_FRAME_CLOCK, sizeof c, in_signal);
 }
