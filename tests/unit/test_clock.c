@@ -47,7 +47,8 @@ static void sleep_ms(int ms) {
 /* |ns - the line through a and b at raw|, in ns. */
 static uint64_t off_line(uint64_t a_raw, uint64_t a_ns, uint64_t b_raw, uint64_t b_ns, uint64_t raw,
                          uint64_t ns) {
-  double at = (double)a_ns + (double)(b_ns - a_ns) * (double)(raw - a_raw) / (double)(b_raw - a_raw);
+  double at =
+      (double)a_ns + (double)(b_ns - a_ns) * (double)(raw - a_raw) / (double)(b_raw - a_raw);
   double d = (double)ns - at;
   return (uint64_t)(d < 0 ? -d : d);
 }
