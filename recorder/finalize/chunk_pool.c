@@ -32,7 +32,8 @@ static struct {
   free_chunk *free;
 } lists[SIZES];
 static slab *slabs;
-static uint64_t out; /* chunks handed out and not back */
+static uint64_t out;                   /* chunks handed out and not back */
+static uint64_t out_bytes, peak_bytes; /* their bytes, and the most at once */
 
 /* A new slab cut into chunks of `size` on list k. */
 static int grow(int k, uint64_t size) {
@@ -75,6 +76,9 @@ void *ot_chunk_pool_get(uint64_t size) {
     free_chunk *f = lists[k].free;
     lists[k].free = f->next;
     out++;
+    out_bytes += size;
+    if (out_bytes > peak_bytes)
+      peak_bytes = out_bytes;
     c = f;
   }
   pthread_mutex_unlock(&lock);
@@ -89,8 +93,16 @@ void ot_chunk_pool_put(void *chunk, uint64_t size) {
     f->next = lists[k].free;
     lists[k].free = f;
     out--;
+    out_bytes -= size;
   }
   pthread_mutex_unlock(&lock);
+}
+
+uint64_t ot_chunk_pool_peak(void) {
+  pthread_mutex_lock(&lock);
+  uint64_t p = peak_bytes;
+  pthread_mutex_unlock(&lock);
+  return p;
 }
 
 void ot_chunk_pool_release(void) {
@@ -104,6 +116,7 @@ void ot_chunk_pool_release(void) {
     }
     for (int k = 0; k < SIZES; k++)
       lists[k].size = 0, lists[k].free = NULL;
+    peak_bytes = 0;
   }
   pthread_mutex_unlock(&lock);
 }

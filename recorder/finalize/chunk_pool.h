@@ -11,6 +11,8 @@
 void *ot_chunk_pool_get(uint64_t size);
 /* Gives back a chunk of ot_chunk_pool_get(size). */
 void ot_chunk_pool_put(void *chunk, uint64_t size);
+/* The most bytes of chunks out at once since the slabs were last released. */
+uint64_t ot_chunk_pool_peak(void);
 /* Unmaps the slabs once every chunk is back (a writer left open keeps its
  * memory, and so the pool, until the process ends). */
 void ot_chunk_pool_release(void);

@@ -2,12 +2,15 @@
  * both sides of the encoding live here. An event is a few 64-bit words in a
  * batch (finalize/evt_queue.c): a head (kind, a small argument, location),
  * the time, then its arguments; the writer thread decodes it into the same
- * OTF2 call the direct mode makes. */
+ * OTF2 call the direct mode makes. A location's writer opens on demand
+ * (finalize/evt_stage.c): until then its events are encoded and kept, in
+ * the direct mode too. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "finalize/evt_out.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "finalize/evt_queue.h"
+#include "finalize/evt_stage.h"
 
 #include <sched.h>
 #include <stdint.h>
@@ -72,23 +75,44 @@ static const uint8_t words_of[K_COUNT] = {[K_ENTER] = 3,
 
 static OTF2_EvtWriter **writers;
 static int threaded;
+/* Without the thread: the one event being encoded for a location whose
+ * writer is not open yet. */
+static uint64_t scratch[OT_EVTQ_MAX_APPEND];
+
+/* Whether an event of location loc is an OTF2 call at once. */
+static inline int direct(uint32_t loc) {
+  return !threaded && writers[loc];
+}
 
 static uint64_t *put(enum evt_kind k, uint8_t aux, uint32_t loc, uint64_t t, uint32_t extra) {
-  uint64_t *p = ot_evtq_append((size_t)words_of[k] + extra);
+  uint64_t *p = threaded ? ot_evtq_append((size_t)words_of[k] + extra) : scratch;
   p[0] = (uint64_t)k | (uint64_t)aux << 8 | (uint64_t)loc << 32;
   p[1] = t;
   return p;
+}
+
+/* Words of the encoded event at p. */
+static size_t words(const uint64_t *p) {
+  enum evt_kind k = (enum evt_kind)(p[0] & 0xff);
+  return words_of[k] + (k == K_METRIC ? (uint8_t)(p[0] >> 8) : 0);
+}
+
+/* After put's words are written: to the writer thread's batch, or (without
+ * the thread) played or kept for the location's writer. */
+static OTF2_ErrorCode appended(void) {
+  if (threaded)
+    return ot_evtq_appended();
+  return ot_stage_event((uint32_t)(scratch[0] >> 32), scratch, words(scratch));
 }
 
 static uint64_t pair(uint32_t lo, uint32_t hi) {
   return (uint64_t)lo | (uint64_t)hi << 32;
 }
 
-/* One encoded event into its OTF2 call. */
-static OTF2_ErrorCode play_one(const uint64_t *p) {
+/* One encoded event into its OTF2 call to w. */
+static OTF2_ErrorCode play_one(OTF2_EvtWriter *w, const uint64_t *p) {
   enum evt_kind k = (enum evt_kind)(p[0] & 0xff);
   uint8_t aux = (uint8_t)(p[0] >> 8);
-  OTF2_EvtWriter *w = writers[p[0] >> 32];
   uint64_t t = p[1];
 /* The halves of the first argument word (an event of two words has none). */
 #define LO ((uint32_t)p[2])
@@ -155,6 +179,15 @@ static OTF2_ErrorCode play_one(const uint64_t *p) {
 #undef HI
 }
 
+/* An encoded event played into w (NULL: not played), then what it owns
+ * released: evt_stage.c's play function. */
+static OTF2_ErrorCode play_owned(OTF2_EvtWriter *w, const uint64_t *p) {
+  OTF2_ErrorCode e = w ? play_one(w, p) : OTF2_SUCCESS;
+  if ((p[0] & 0xff) == K_MEASUREMENT && p[2])
+    OTF2_AttributeList_Delete((OTF2_AttributeList *)(uintptr_t)p[2]);
+  return e;
+}
+
 /* The writer thread's side: a batch's events in order. After the first
  * error the rest is only released (attribute lists). */
 static void play(const uint64_t *p, size_t n, OTF2_ErrorCode *err) {
@@ -166,14 +199,15 @@ static void play(const uint64_t *p, size_t n, OTF2_ErrorCode *err) {
         *err = OTF2_ERROR_INVALID_DATA;
       return;
     }
+    size_t w = words(p);
     if (*err == OTF2_SUCCESS) {
-      OTF2_ErrorCode e = play_one(p);
+      OTF2_ErrorCode e = ot_stage_event((uint32_t)(p[0] >> 32), p, w);
       if (e != OTF2_SUCCESS)
         *err = e;
+    } else {
+      play_owned(NULL, p);
     }
-    if (k == K_MEASUREMENT && p[2])
-      OTF2_AttributeList_Delete((OTF2_AttributeList *)(uintptr_t)p[2]);
-    p += words_of[k] + (k == K_METRIC ? (uint8_t)(p[0] >> 8) : 0);
+    p += w;
   }
 }
 
@@ -201,9 +235,11 @@ static unsigned runnable(void) {
   return n;
 }
 
-void ot_evt_open(OTF2_EvtWriter **w, uint64_t records) {
+void ot_evt_open(OTF2_Archive *archive, OTF2_EvtWriter **w, uint64_t *events, uint32_t nloc,
+                 uint64_t records) {
   writers = w;
   threaded = 0;
+  ot_stage_open(archive, w, events, nloc, play_owned);
   const char *why = NULL;
   if (ot_cfg.writer_thread == OT_WRITER_THREAD_OFF)
     why = "OMPTRACE_WRITER_THREAD=off";
@@ -224,32 +260,35 @@ void ot_evt_open(OTF2_EvtWriter **w, uint64_t records) {
     ot_verbose("finalize: events written by a second thread");
 }
 
-OTF2_ErrorCode ot_evt_close(void) {
-  if (!threaded)
-    return OTF2_SUCCESS;
-  threaded = 0;
-  return ot_evtq_finish();
+OTF2_ErrorCode ot_evt_close(int ok) {
+  OTF2_ErrorCode e = OTF2_SUCCESS;
+  if (threaded) {
+    threaded = 0;
+    e = ot_evtq_finish();
+  }
+  OTF2_ErrorCode se = ot_stage_close(ok && e == OTF2_SUCCESS);
+  return e != OTF2_SUCCESS ? e : se;
 }
 
 OTF2_ErrorCode ot_evt_enter(uint32_t loc, uint64_t t, OTF2_RegionRef region) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_Enter(writers[loc], NULL, t, region);
   put(K_ENTER, 0, loc, t, 0)[2] = region;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_leave(uint32_t loc, uint64_t t, OTF2_RegionRef region) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_Leave(writers[loc], NULL, t, region);
   put(K_LEAVE, 0, loc, t, 0)[2] = region;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_metric(uint32_t loc, uint64_t t, OTF2_MetricRef metric, uint8_t n,
                              const uint64_t *values) {
   if (n > 64)
     n = 64;
-  if (!threaded) {
+  if (direct(loc)) {
     OTF2_Type types[64];
     OTF2_MetricValue vals[64];
     for (unsigned i = 0; i < n; i++) {
@@ -262,35 +301,35 @@ OTF2_ErrorCode ot_evt_metric(uint32_t loc, uint64_t t, OTF2_MetricRef metric, ui
   p[2] = metric;
   for (unsigned i = 0; i < n; i++)
     p[3 + i] = values[i];
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_fork(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm, uint32_t threads) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadFork(writers[loc], NULL, t, paradigm, threads);
   put(K_FORK, paradigm, loc, t, 0)[2] = threads;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_join(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadJoin(writers[loc], NULL, t, paradigm);
   put(K_JOIN, paradigm, loc, t, 0);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_team_begin(uint32_t loc, uint64_t t, OTF2_CommRef team) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadTeamBegin(writers[loc], NULL, t, team);
   put(K_TEAM_BEGIN, 0, loc, t, 0)[2] = team;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_team_end(uint32_t loc, uint64_t t, OTF2_CommRef team) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadTeamEnd(writers[loc], NULL, t, team);
   put(K_TEAM_END, 0, loc, t, 0)[2] = team;
-  return ot_evtq_appended();
+  return appended();
 }
 
 static void put_task(enum evt_kind k, uint32_t loc, uint64_t t, OTF2_CommRef team, uint32_t thread,
@@ -302,79 +341,79 @@ static void put_task(enum evt_kind k, uint32_t loc, uint64_t t, OTF2_CommRef tea
 
 OTF2_ErrorCode ot_evt_task_create(uint32_t loc, uint64_t t, OTF2_CommRef team, uint32_t thread,
                                   uint32_t generation) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadTaskCreate(writers[loc], NULL, t, team, thread, generation);
   put_task(K_TASK_CREATE, loc, t, team, thread, generation);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_task_switch(uint32_t loc, uint64_t t, OTF2_CommRef team, uint32_t thread,
                                   uint32_t generation) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadTaskSwitch(writers[loc], NULL, t, team, thread, generation);
   put_task(K_TASK_SWITCH, loc, t, team, thread, generation);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_task_complete(uint32_t loc, uint64_t t, OTF2_CommRef team, uint32_t thread,
                                     uint32_t generation) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadTaskComplete(writers[loc], NULL, t, team, thread, generation);
   put_task(K_TASK_COMPLETE, loc, t, team, thread, generation);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_acquire_lock(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm, uint32_t lock,
                                    uint32_t order) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadAcquireLock(writers[loc], NULL, t, paradigm, lock, order);
   uint64_t *p = put(K_ACQUIRE_LOCK, paradigm, loc, t, 0);
   p[2] = lock;
   p[3] = order;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_release_lock(uint32_t loc, uint64_t t, OTF2_Paradigm paradigm, uint32_t lock,
                                    uint32_t order) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ThreadReleaseLock(writers[loc], NULL, t, paradigm, lock, order);
   uint64_t *p = put(K_RELEASE_LOCK, paradigm, loc, t, 0);
   p[2] = lock;
   p[3] = order;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_measurement(uint32_t loc, uint64_t t, OTF2_AttributeList *attributes,
                                   OTF2_MeasurementMode mode) {
-  if (!threaded) {
+  if (direct(loc)) {
     OTF2_ErrorCode e = OTF2_EvtWriter_MeasurementOnOff(writers[loc], attributes, t, mode);
     if (attributes)
       OTF2_AttributeList_Delete(attributes);
     return e;
   }
   put(K_MEASUREMENT, mode, loc, t, 0)[2] = (uint64_t)(uintptr_t)attributes;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_parameter_uint(uint32_t loc, uint64_t t, OTF2_ParameterRef parameter,
                                      uint64_t value) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_ParameterUnsignedInt(writers[loc], NULL, t, parameter, value);
   uint64_t *p = put(K_PARAMETER, 0, loc, t, 0);
   p[2] = parameter;
   p[3] = value;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_sample(uint32_t loc, uint64_t t, OTF2_CallingContextRef context,
                              uint32_t unwind_distance, OTF2_InterruptGeneratorRef generator) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_CallingContextSample(writers[loc], NULL, t, context, unwind_distance,
                                                generator);
   uint64_t *p = put(K_SAMPLE, 0, loc, t, 0);
   p[2] = pair(context, unwind_distance);
   p[3] = generator;
-  return ot_evtq_appended();
+  return appended();
 }
 
 static void put_msg(enum evt_kind k, uint32_t loc, uint64_t t, uint32_t peer, OTF2_CommRef comm,
@@ -389,65 +428,65 @@ static void put_msg(enum evt_kind k, uint32_t loc, uint64_t t, uint32_t peer, OT
 
 OTF2_ErrorCode ot_evt_mpi_send(uint32_t loc, uint64_t t, uint32_t receiver, OTF2_CommRef comm,
                                uint32_t tag, uint64_t length) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiSend(writers[loc], NULL, t, receiver, comm, tag, length);
   put_msg(K_MPI_SEND, loc, t, receiver, comm, tag, length, 0);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_recv(uint32_t loc, uint64_t t, uint32_t sender, OTF2_CommRef comm,
                                uint32_t tag, uint64_t length) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiRecv(writers[loc], NULL, t, sender, comm, tag, length);
   put_msg(K_MPI_RECV, loc, t, sender, comm, tag, length, 0);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_isend(uint32_t loc, uint64_t t, uint32_t receiver, OTF2_CommRef comm,
                                 uint32_t tag, uint64_t length, uint64_t request) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiIsend(writers[loc], NULL, t, receiver, comm, tag, length, request);
   put_msg(K_MPI_ISEND, loc, t, receiver, comm, tag, length, request);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_irecv(uint32_t loc, uint64_t t, uint32_t sender, OTF2_CommRef comm,
                                 uint32_t tag, uint64_t length, uint64_t request) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiIrecv(writers[loc], NULL, t, sender, comm, tag, length, request);
   put_msg(K_MPI_IRECV, loc, t, sender, comm, tag, length, request);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_isend_complete(uint32_t loc, uint64_t t, uint64_t request) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiIsendComplete(writers[loc], NULL, t, request);
   put(K_MPI_ISEND_COMPLETE, 0, loc, t, 0)[2] = request;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_irecv_request(uint32_t loc, uint64_t t, uint64_t request) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiIrecvRequest(writers[loc], NULL, t, request);
   put(K_MPI_IRECV_REQUEST, 0, loc, t, 0)[2] = request;
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_collective_begin(uint32_t loc, uint64_t t) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiCollectiveBegin(writers[loc], NULL, t);
   put(K_MPI_COLL_BEGIN, 0, loc, t, 0);
-  return ot_evtq_appended();
+  return appended();
 }
 
 OTF2_ErrorCode ot_evt_mpi_collective_end(uint32_t loc, uint64_t t, OTF2_CollectiveOp op,
                                          OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                          uint64_t received) {
-  if (!threaded)
+  if (direct(loc))
     return OTF2_EvtWriter_MpiCollectiveEnd(writers[loc], NULL, t, op, comm, root, sent, received);
   uint64_t *p = put(K_MPI_COLL_END, op, loc, t, 0);
   p[2] = pair(comm, root);
   p[3] = sent;
   p[4] = received;
-  return ot_evtq_appended();
+  return appended();
 }

@@ -13,15 +13,20 @@
 #include <otf2/otf2.h>
 #include <stdint.h>
 
-/* Starts writing to writers[loc] for a replay of `records` records:
- * on a second thread when OMPTRACE_WRITER_THREAD allows it (auto: the
- * calling thread may run on two CPUs or more and the run is not tiny), the
- * thread starts, and memory allows; else directly. */
-void ot_evt_open(OTF2_EvtWriter **writers, uint64_t records);
-/* Waits until every event is written (the thread joined): only then may
- * the writers be counted or closed. Returns the first error of the
- * events written on the thread. */
-OTF2_ErrorCode ot_evt_close(void);
+/* Starts writing the events of locations 0..nloc) of `archive` for a
+ * replay of `records` records: on a second thread when
+ * OMPTRACE_WRITER_THREAD allows it (auto: the calling thread may run on two
+ * CPUs or more and the run is not tiny), the thread starts, and memory
+ * allows; else directly. writers[loc] (NULL at first) is set when the
+ * location's writer opens (finalize/evt_stage.h). */
+void ot_evt_open(OTF2_Archive *archive, OTF2_EvtWriter **writers, uint64_t *events, uint32_t nloc,
+                 uint64_t records);
+/* Waits until every event is written (the thread joined). ok (the replay
+ * went through): the locations whose writer did not open are written and
+ * closed now, events[loc] holding their counts, writers[loc] NULL again;
+ * the writers still set may then be counted and closed. Returns the first
+ * OTF2 error. */
+OTF2_ErrorCode ot_evt_close(int ok);
 
 OTF2_ErrorCode ot_evt_enter(uint32_t loc, uint64_t t, OTF2_RegionRef region);
 OTF2_ErrorCode ot_evt_leave(uint32_t loc, uint64_t t, OTF2_RegionRef region);

@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/output_dir.h"
+#include "finalize/chunk_pool.h"
 #include "finalize/defs.h"
 #include "finalize/defs_write.h"
 #include "finalize/evt_out.h"
@@ -222,9 +223,9 @@ static int prepare(out_state *o) {
  * (finalize/evt_out.h): every event is written when this returns. */
 static OTF2_ErrorCode replay_events(out_state *o) {
   OTF2_ErrorCode e = OTF2_SUCCESS;
-  ot_evt_open(o->writers, ot_scan_records());
+  ot_evt_open(o->archive, o->writers, o->events, o->nloc, ot_scan_records());
   int rc = ot_replay_run(o->run, 0, &e);
-  OTF2_ErrorCode qe = ot_evt_close();
+  OTF2_ErrorCode qe = ot_evt_close(rc == 0 && e == OTF2_SUCCESS);
   if (e == OTF2_SUCCESS)
     e = qe;
   if (rc != 0 && e == OTF2_SUCCESS) {
@@ -234,22 +235,17 @@ static OTF2_ErrorCode replay_events(out_state *o) {
   return e;
 }
 
-/* Step 2: every location's events, then the event writers closed. */
+/* Step 2: every location's events, then the event writers closed (those
+ * of small locations are already: finalize/evt_stage.h). */
 static OTF2_ErrorCode write_events(out_state *o) {
-  OTF2_ErrorCode e = OTF2_SUCCESS;
-  for (uint32_t i = 0; i < o->nloc && e == OTF2_SUCCESS; i++) {
-    o->writers[i] = OTF2_Archive_GetEvtWriter(o->archive, i);
-    if (!o->writers[i])
-      e = OTF2_ERROR_INVALID_CALL;
-  }
-  if (e == OTF2_SUCCESS)
-    e = replay_events(o);
+  OTF2_ErrorCode e = replay_events(o);
   if (e != OTF2_SUCCESS) {
     o->abandon = !o->reason; /* an OTF2 error, not a log that cannot be read */
     return e;
   }
   for (uint32_t i = 0; i < o->nloc && e == OTF2_SUCCESS; i++)
-    e = OTF2_EvtWriter_GetNumberOfEvents(o->writers[i], &o->events[i]);
+    if (o->writers[i])
+      e = OTF2_EvtWriter_GetNumberOfEvents(o->writers[i], &o->events[i]);
   for (uint32_t i = 0; i < o->nloc; i++) {
     if (o->writers[i]) {
       OTF2_ErrorCode ce = OTF2_Archive_CloseEvtWriter(o->archive, o->writers[i]);
@@ -306,8 +302,9 @@ static int write_archive(out_state *o) {
     e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::PROGRAM", o->run->program, true);
   if (e == OTF2_SUCCESS)
     e = write_all_definitions(o);
-  ot_verbose("finalize: events %.3f s, definitions %.3f s", (double)(t1 - t0) * 1e-9,
-             (double)(ot_monotonic_ns() - t1) * 1e-9);
+  ot_verbose("finalize: events %.3f s, definitions %.3f s; OTF2 chunks %.2f MiB at most",
+             (double)(t1 - t0) * 1e-9, (double)(ot_monotonic_ns() - t1) * 1e-9,
+             (double)ot_chunk_pool_peak() / (1 << 20));
   if (o->abandon) {
     abandoned = o->archive;
     o->archive = NULL;

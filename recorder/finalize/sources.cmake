@@ -5,6 +5,7 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/defs.c
   ${CMAKE_CURRENT_LIST_DIR}/evt_out.c
   ${CMAKE_CURRENT_LIST_DIR}/evt_queue.c
+  ${CMAKE_CURRENT_LIST_DIR}/evt_stage.c
   ${CMAKE_CURRENT_LIST_DIR}/filtered.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c
   ${CMAKE_CURRENT_LIST_DIR}/labels.c

@@ -908,14 +908,21 @@ def t_threads256():
     """256 threads under a 5 GiB address-space limit (the issue's case: the
     program alone needs about 3 GiB, mostly thread stacks, and used to abort
     under the tool): the program and the tool fit; the archive has 256
-    locations with every region."""
+    locations with every region. Finalize's OTF2 chunks stay within 4 MiB:
+    each location's few events wait until its writer's turn at the end
+    (finalize/evt_stage.c), where one writer open per location took 256
+    chunks of 256 KiB at once."""
     tag = "threads256"
     if A.sanitized:
         print("SKIP: a sanitizer's shadow memory does not fit an address-space limit")
         return SKIP
     out = fresh(tag)
     limit = 5 << 30
-    status, stdout, err, pid = run_plain([prog("many")], out, as_limit=limit)
+    status, stdout, err, pid = run_plain([prog("many")], out, {"OMPTRACE_VERBOSE": "1"},
+                                         as_limit=limit)
+    chunks = re.findall(r"OTF2 chunks ([\d.]+) MiB at most", err)
+    if len(chunks) != 1 or float(chunks[0]) > 4:
+        fail("%s: OTF2 chunks at most %r MiB, expected one figure <= 4" % (tag, chunks))
     ref = untraced([prog("many")], as_limit=limit)
     expect_status(tag, status, 0)
     if stdout != "many 768\n" or ref != (0, stdout):

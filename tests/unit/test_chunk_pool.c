@@ -45,6 +45,8 @@ int main(void) {
   CHECK_TRUE("a size that does not divide 2 MiB", ot_chunk_pool_get(768 * KIB) == NULL);
   CHECK_TRUE("larger than a slab", ot_chunk_pool_get(4096 * KIB) == NULL);
   CHECK_TRUE("zero", ot_chunk_pool_get(0) == NULL);
+  CHECK_U64("peak: nine 256 KiB and two 1 MiB chunks out", ot_chunk_pool_peak(),
+            9 * 256 * KIB + 2 * 1024 * KIB);
 
   for (int i = 0; i < 8; i++)
     ot_chunk_pool_put(c[i], 256 * KIB);
@@ -57,8 +59,10 @@ int main(void) {
   ot_chunk_pool_release();
   CHECK_I64("all back: the slabs are unmapped", mapped(c[0]), 0);
   CHECK_I64("all of them", mapped(c[8]) + mapped(big), 0);
+  CHECK_U64("the peak starts over too", ot_chunk_pool_peak(), 0);
   uint8_t *again = ot_chunk_pool_get(256 * KIB);
   CHECK_TRUE("the pool starts over", again != NULL);
+  CHECK_U64("peak: one chunk", ot_chunk_pool_peak(), 256 * KIB);
   ot_chunk_pool_put(again, 256 * KIB);
   ot_chunk_pool_release();
   return ut_done("unit_chunk_pool");
