@@ -48,7 +48,10 @@ static OTF2_ErrorCode feed(uint32_t loc, uint32_t n, size_t words) {
   return e;
 }
 
-static OTF2_Archive *start(char *dir, uint32_t nloc) {
+/* A fresh archive in root/name (dir receives the path) with nloc locations
+ * staged, the counters cleared; NULL when it cannot open. */
+static OTF2_Archive *start(const char *root, const char *name, uint32_t nloc, char dir[512]) {
+  snprintf(dir, 512, "%s/%s", root, name);
   memset(writers, 0, sizeof writers);
   memset(counts, 0, sizeof counts);
   memset(played, 0, sizeof played);
@@ -80,8 +83,7 @@ static int evt_file(const char *dir, uint32_t loc) {
  * overflows 1024 words with the length words), 2 (none), 3 (one). */
 static void small_and_large(const char *root) {
   char dir[512];
-  snprintf(dir, sizeof dir, "%s/a", root);
-  OTF2_Archive *a = start(dir, 4);
+  OTF2_Archive *a = start(root, "a", 4, dir);
   if (!a)
     return;
   feed(0, 10, 3);
@@ -114,8 +116,7 @@ static void small_and_large(const char *root) {
 /* Without ok nothing kept is written: it is released. */
 static void not_ok(const char *root) {
   char dir[512];
-  snprintf(dir, sizeof dir, "%s/b", root);
-  OTF2_Archive *a = start(dir, 2);
+  OTF2_Archive *a = start(root, "b", 2, dir);
   if (!a)
     return;
   feed(0, 3, 3);
@@ -132,8 +133,7 @@ static void not_ok(const char *root) {
  * 1048 on each gets its writer at its 145th event. */
 static void all_kept_limit(const char *root) {
   char dir[512];
-  snprintf(dir, sizeof dir, "%s/c", root);
-  OTF2_Archive *a = start(dir, MAXLOC);
+  OTF2_Archive *a = start(root, "c", MAXLOC, dir);
   if (!a)
     return;
   uint64_t ev[3] = {0, 0, 0};
