@@ -14,6 +14,7 @@
 #include "finalize/defs_write.h"
 #include "finalize/evt_out.h"
 #include "finalize/filtered.h"
+#include "finalize/local_defs.h"
 #include "finalize/mpi_comms.h"
 #include "finalize/mpi_regions.h"
 #include "finalize/otf2_io.h"
@@ -258,16 +259,14 @@ static OTF2_ErrorCode write_events(out_state *o) {
   return e;
 }
 
-/* Step 3: empty local definition files (otf2-print wants them), then the
+/* Step 3: the local definition files (finalize/local_defs.h), then the
  * global definitions. */
 static OTF2_ErrorCode write_all_definitions(out_state *o) {
-  OTF2_ErrorCode e = OTF2_Archive_OpenDefFiles(o->archive);
-  for (uint32_t i = 0; i < o->nloc && e == OTF2_SUCCESS; i++) {
-    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(o->archive, i);
-    e = dw ? OTF2_Archive_CloseDefWriter(o->archive, dw) : OTF2_ERROR_INVALID_CALL;
-  }
-  if (e == OTF2_SUCCESS)
-    e = OTF2_Archive_CloseDefFiles(o->archive);
+  uint32_t linked;
+  OTF2_ErrorCode e = ot_local_defs_write(o->archive, o->run->dir, o->nloc, &linked);
+  if (o->nloc > 1)
+    ot_verbose("finalize: %u of %u local definition files linked to the first", linked,
+               o->nloc - 1);
   if (e == OTF2_SUCCESS) {
     intern_def_strings(o);
     e = write_definitions(o);

@@ -9,6 +9,7 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/filtered.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c
   ${CMAKE_CURRENT_LIST_DIR}/labels.c
+  ${CMAKE_CURRENT_LIST_DIR}/local_defs.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi_comms.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi_events.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi_regions.c

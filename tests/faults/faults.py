@@ -911,7 +911,9 @@ def t_threads256():
     locations with every region. Finalize's OTF2 chunks stay within 4 MiB:
     each location's few events wait until its writer's turn at the end
     (finalize/evt_stage.c), where one writer open per location took 256
-    chunks of 256 KiB at once."""
+    chunks of 256 KiB at once. The 256 local definition files are one file
+    and 255 hard links to it (finalize/local_defs.c): a file's creation
+    costs an inode, about 270 us on this VM's ext4."""
     tag = "threads256"
     if A.sanitized:
         print("SKIP: a sanitizer's shadow memory does not fit an address-space limit")
@@ -930,6 +932,11 @@ def t_threads256():
     expect_stderr_lines(tag, err)
     t = load(tag, out, "many", True, False, pid)
     expect_phases(tag, t, "many", {"par": 3, "bar": 3}, 256)
+    inodes = {os.stat(os.path.join(out, "traces", "%d.def" % i)).st_ino for i in range(256)}
+    links = os.stat(os.path.join(out, "traces", "0.def")).st_nlink
+    if len(inodes) != 1 or links != 256:
+        fail("%s: local definition files: %d inodes, %d links to 0.def; expected 1 and 256" % (
+            tag, len(inodes), links))
 
 
 CASES = {
