@@ -119,7 +119,7 @@ static void finalize(ompt_data_t *tool_data) {
   ot_filter_close();
   /* The archive comes from the log alone, as in omptrace-recover. */
   static ot_run run;
-  if (ot_run_load(&run, ot_cfg.output, 1) == 0) {
+  if (ot_run_load(&run, ot_cfg.output, 1, ot_pass_written) == 0) {
     report_buffers(&run);
     if (ot_finalize_write(&run) == 0 && !ot_cfg.keep_log)
       ot_log_remove();

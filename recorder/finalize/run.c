@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define OT_RUN_MAX_LOCS (1u << 16) /* task and parallel ids carry 16-bit locations */
 
@@ -203,8 +204,13 @@ static uint64_t last_time(const uint8_t *p, uint32_t len) {
   return ts;
 }
 
-/* One location's file: everything but the records' contents. */
-static int load_thread(ot_run *run, uint32_t loc) {
+_Static_assert(sizeof(ot_log_records) <= OT_FRAME_SKIM, "a skimmed RECORDS frame holds its count");
+
+/* One location's file: everything but the records' contents. Of the
+ * frames `written` says this process wrote whole, RECORDS frames are only
+ * skimmed (their record count), and the last one is read again at the end
+ * for the time of its last record. */
+static int load_thread(ot_run *run, uint32_t loc, ot_run_written_fn written) {
   ot_run_thread *t = &run->threads[loc];
   char path[PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/%u" OT_LOG_THREAD_SUFFIX, run->log_dir, loc);
@@ -217,13 +223,23 @@ static int load_thread(ot_run *run, uint32_t loc) {
     run->ndamaged++;
     return 0;
   }
+  struct stat st;
+  if (written && fstat(fr.fd, &st) == 0 && (uint64_t)st.st_size == written(loc)) {
+    /* Nothing cut off or appended since: the frames are the ones written. */
+    fr.trusted = (uint64_t)st.st_size;
+    fr.skim = 1u << OT_FRAME_RECORDS;
+    run->nwritten++;
+  }
   const ot_frame_hdr *h;
   const uint8_t *p;
-  uint64_t logged = 0;
-  int rc = 0;
-  uint8_t *last = NULL; /* payload of the last RECORDS frame, decoded at the end */
-  uint32_t last_len = 0, last_cap = 0;
-  while (rc == 0 && (h = ot_frame_next(&fr, 0, &p)) != NULL) {
+  uint64_t logged = 0, last_at = 0;
+  uint32_t last_seq = 0;
+  int rc = 0, any = 0; /* any: a RECORDS frame was seen, the last at last_at */
+  while (rc == 0) {
+    uint64_t at = fr.offset; /* where the next frame starts (want 0: it is the next returned) */
+    uint32_t seq = fr.next_seq;
+    if ((h = ot_frame_next(&fr, 0, &p)) == NULL)
+      break;
     switch (h->type) {
     case OT_FRAME_THREAD:
       if (h->length >= sizeof(ot_log_thread)) {
@@ -240,17 +256,9 @@ static int load_thread(ot_run *run, uint32_t loc) {
         ot_log_records rh;
         memcpy(&rh, p, sizeof rh);
         logged += rh.nrec;
-        if (h->length > last_cap) {
-          uint8_t *nb = realloc(last, h->length);
-          if (!nb) {
-            rc = -1;
-            break;
-          }
-          last = nb;
-          last_cap = h->length;
-        }
-        memcpy(last, p, h->length);
-        last_len = h->length;
+        any = 1;
+        last_at = at;
+        last_seq = seq;
       }
       break;
     case OT_FRAME_CAPTURES:
@@ -274,9 +282,8 @@ static int load_thread(ot_run *run, uint32_t loc) {
   trim_captures(&t->sampler.samples);
   trim_captures(&t->sampler.contexts);
   t->logged = logged;
-  if (last_len)
-    t->last_raw = last_time(last, last_len);
-  free(last);
+  if (any && (h = ot_frame_again(&fr, last_at, last_seq, &p)) != NULL)
+    t->last_raw = last_time(p, h->length);
   if (fr.damaged) {
     t->damaged = 1;
     run->ndamaged++;
@@ -310,7 +317,7 @@ static int count_threads(ot_run *run) {
   return 0;
 }
 
-int ot_run_load(ot_run *run, const char *dir, int live) {
+int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn written) {
   memset(run, 0, sizeof *run);
   run->live = live;
   if ((size_t)snprintf(run->dir, sizeof run->dir, "%s", dir) >= sizeof run->dir ||
@@ -327,8 +334,11 @@ int ot_run_load(ot_run *run, const char *dir, int live) {
     goto fail;
   }
   for (uint32_t loc = 0; loc < run->nthreads; loc++)
-    if (load_thread(run, loc) != 0)
+    if (load_thread(run, loc, written) != 0)
       goto fail;
+  if (written)
+    ot_verbose("log: %u of %u thread logs are as this process wrote them (read without CRCs)",
+               run->nwritten, run->nthreads);
   return 0;
 fail:
   ot_run_free(run);

@@ -58,15 +58,21 @@ typedef struct ot_run {
   size_t maps_len;
   uint64_t lost;     /* sum over the threads */
   uint32_t ndamaged; /* locations whose log ended in a damaged frame */
+  uint32_t nwritten; /* locations read as this process wrote them (ot_run_written_fn) */
 } ot_run;
+
+/* Bytes at the start of location loc's log file that hold only whole
+ * frames this process wrote (0: none known): the process that recorded the
+ * run skips their CRCs and skims their RECORDS frames. */
+typedef uint64_t (*ot_run_written_fn)(uint32_t loc);
 
 /* Loads the run whose log is in dir/.log. Sets the clock conversion
  * (core/clock.h) from the log's first and last CLOCK points. A location
  * whose log ends in a damaged frame is reported once (which file, after
- * how many records). Returns 0, or -1 after one error line (no log,
- * unreadable process file, out of memory); run is then empty (safe to
- * ot_run_free). */
-int ot_run_load(ot_run *run, const char *dir, int live);
+ * how many records). `written` is NULL but in the recording process.
+ * Returns 0, or -1 after one error line (no log, unreadable process file,
+ * out of memory); run is then empty (safe to ot_run_free). */
+int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn written);
 void ot_run_free(ot_run *run);
 
 /* A location's records for one finalize pass (log/reader.h). A file that

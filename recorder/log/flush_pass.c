@@ -43,7 +43,8 @@
 typedef struct log_file {
   int fd;
   uint32_t seq;
-  uint64_t size;
+  uint64_t size; /* bytes of whole frames written */
+  int torn;      /* a partial write could not be cut off: the file is not size bytes */
 } log_file;
 
 typedef struct loc_log {
@@ -57,7 +58,7 @@ typedef struct loc_log {
 
 static char dir[PATH_MAX];
 static loc_log *locs; /* OT_MAX_THREADS, untouched pages cost nothing */
-static log_file process = {-1, 0, 0};
+static log_file process = {-1, 0, 0, 0};
 static uint8_t *buf;
 static unsigned nopen;
 static uint32_t meta_crc, maps_crc;
@@ -162,6 +163,7 @@ static int put_frame(log_file *f, uint32_t loc, unsigned type, uint32_t len, int
   int err = w < 0 ? errno : ENOSPC;
   if (w != (ssize_t)n && w > 0 && ftruncate(fd, (off_t)f->size) != 0) {
     /* The torn frame fails its CRC: readers stop there, as after a crash. */
+    f->torn = 1;
   }
   if (transient)
     close(fd);
@@ -500,7 +502,7 @@ void ot_pass_reset(void) {
   }
   if (process.fd >= 0)
     close(process.fd);
-  process = (log_file){-1, 0, 0};
+  process = (log_file){-1, 0, 0, 0};
   nopen = 0;
   meta_len = maps_len = 0;
   meta_crc = maps_crc = 0;
@@ -543,4 +545,10 @@ void ot_pass_close(void) {
     close(process.fd);
   process.fd = -1;
   nopen = 0;
+}
+
+uint64_t ot_pass_written(uint32_t loc) {
+  if (!locs || loc >= OT_MAX_THREADS || locs[loc].f.torn)
+    return 0;
+  return locs[loc].f.size;
 }

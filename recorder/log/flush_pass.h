@@ -24,6 +24,10 @@ int ot_pass_run(int what, int in_signal);
 void ot_pass_close(void);
 /* Forgets every location (fork child: new files from location 0). */
 void ot_pass_reset(void);
+/* Bytes of loc's log file that are whole frames written by this process's
+ * passes; 0 when none, or when a partial write could not be cut off
+ * (finalize then checks every frame's CRC, as recovery does). */
+uint64_t ot_pass_written(uint32_t loc);
 
 /* Told of every RECORDS and LOST frame a pass wrote: the records as a
  * reader of the log returns them (a LOST frame as one OT_LOST record).

@@ -86,7 +86,10 @@ static const ot_frame_hdr *read_frame(ot_frame_reader *r) {
     return damaged(r, "bad length %llu", h.length);
   if (h.seq != r->next_seq)
     return damaged(r, "sequence gap: got %llu", h.seq);
-  size_t need = sizeof h + h.length;
+  size_t need = sizeof h + h.length, take = h.length;
+  int trusted = r->offset + need <= r->trusted;
+  if (trusted && (r->skim & (1u << h.type)) && take > OT_FRAME_SKIM)
+    take = OT_FRAME_SKIM;
   if (need > r->cap) {
     size_t cap = r->cap ? r->cap : 4096;
     while (cap < need)
@@ -98,12 +101,12 @@ static const ot_frame_hdr *read_frame(ot_frame_reader *r) {
     r->cap = cap;
   }
   memcpy(r->buf, &h, sizeof h);
-  got = read_at(r->fd, r->buf + sizeof h, h.length, r->offset + sizeof h);
+  got = read_at(r->fd, r->buf + sizeof h, take, r->offset + sizeof h);
   if (got < 0)
     return damaged(r, "read error (errno %llu)", (unsigned long long)errno);
-  if ((size_t)got < h.length)
-    return damaged(r, "torn: %llu payload bytes missing", h.length - (unsigned long long)got);
-  if (r->offset + need > r->trusted && frame_crc(&h, r->buf + sizeof h) != h.crc)
+  if ((size_t)got < take)
+    return damaged(r, "torn: %llu payload bytes missing", take - (unsigned long long)got);
+  if (!trusted && frame_crc(&h, r->buf + sizeof h) != h.crc)
     return damaged(r, "crc mismatch in frame %llu", h.seq);
   r->next_seq++;
   r->offset += need;
@@ -121,6 +124,23 @@ const ot_frame_hdr *ot_frame_next(ot_frame_reader *r, uint32_t want, const uint8
     }
   }
   return NULL;
+}
+
+const ot_frame_hdr *ot_frame_again(ot_frame_reader *r, uint64_t offset, uint32_t seq,
+                                   const uint8_t **payload) {
+  ot_frame_reader keep = *r;
+  r->offset = offset;
+  r->next_seq = seq;
+  r->skim = 0;
+  r->damaged = 0;
+  const ot_frame_hdr *h = r->fd >= 0 ? read_frame(r) : NULL;
+  /* The buffer may have grown: keep it, and the rest as it was. */
+  keep.buf = r->buf;
+  keep.cap = r->cap;
+  *r = keep;
+  if (h)
+    *payload = (const uint8_t *)(h + 1);
+  return h;
 }
 
 void ot_frame_close(ot_frame_reader *r) {

@@ -22,13 +22,19 @@ typedef struct ot_frame_reader {
   uint32_t next_seq;
   uint64_t offset;  /* file offset of the next frame */
   uint64_t trusted; /* frames ending at or before this offset passed validation in an earlier
-                       read of the file (the log is append-only): their CRC is not computed again */
+                       read of the file (the log is append-only), or were written whole by this
+                       process: their CRC is not computed again */
+  uint32_t skim;    /* bit i = type i: a trusted frame of that type is read only up to
+                       OT_FRAME_SKIM payload bytes (its caller needs no more of it) */
   uint8_t *buf;     /* payload of the last frame returned */
   size_t cap;
   int damaged;         /* a frame failed validation (torn or corrupt) */
   uint64_t damaged_at; /* its file offset */
   char why[96];
 } ot_frame_reader;
+
+/* Payload bytes read of a skimmed frame (at most: fewer when it is shorter). */
+#define OT_FRAME_SKIM 16u
 
 /* 0 on success, -1 with errno set. */
 int ot_frame_open(ot_frame_reader *r, const char *path);
@@ -37,6 +43,12 @@ int ot_frame_open(ot_frame_reader *r, const char *path);
  * validated (CRC included, except below `trusted`) whatever `want` says;
  * `want` (bit i = type i, 0 = all) only selects which frames are returned. */
 const ot_frame_hdr *ot_frame_next(ot_frame_reader *r, uint32_t want, const uint8_t **payload);
+/* The whole frame that ot_frame_next returned earlier from file offset
+ * `offset` as frame number `seq`, read and validated again (never skimmed);
+ * the reader's position and state are left as they were. NULL when it no
+ * longer validates. */
+const ot_frame_hdr *ot_frame_again(ot_frame_reader *r, uint64_t offset, uint32_t seq,
+                                   const uint8_t **payload);
 void ot_frame_close(ot_frame_reader *r);
 
 #endif

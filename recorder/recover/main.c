@@ -219,7 +219,7 @@ static void load_filter(const ot_run *run) {
 static int recover(const opts *o) {
   ot_run run;
   memset(&run, 0, sizeof run);
-  if (ot_run_load(&run, o->dir, 0) != 0)
+  if (ot_run_load(&run, o->dir, 0, NULL) != 0)
     return 1;
   load_filter(&run);
   int rc = 1;

@@ -55,12 +55,18 @@ def printed(anchor):
 
 
 def same_as_recovered(recover, out, err):
-    """The in-process archive, made with the scan the flusher fed, against
-    omptrace-recover's from the kept log."""
+    """The in-process archive, made with the scan the flusher fed and from
+    thread logs read without their CRCs, against omptrace-recover's from the
+    kept log (every CRC checked)."""
     problems = []
     if "omptrace: scan: the records as the flusher wrote them" not in err:
         problems.append("finalize did not take the scan from the flusher: %r" %
                         re.findall(r"omptrace: scan: .*", err))
+    # Finalize reads the logs it wrote itself without their CRCs (finalize/run.c).
+    m = re.search(r"omptrace: log: (\d+) of (\d+) thread logs are as this process wrote them", err)
+    if not m or m.group(1) != m.group(2):
+        problems.append("finalize did not read every thread log as written: %r" %
+                        (m.group(0) if m else None))
     again = out + ".recovered"
     shutil.rmtree(again, ignore_errors=True)
     r = subprocess.run([recover, "--keep", "-q", "-o", again, out], stdout=subprocess.PIPE,

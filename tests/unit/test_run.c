@@ -160,12 +160,12 @@ int main(void) {
   }
   snprintf(logdir, sizeof logdir, "%s/.log", dir);
   static ot_run run;
-  CHECK_I64("no log: an error", ot_run_load(&run, dir, 0), -1);
+  CHECK_I64("no log: an error", ot_run_load(&run, dir, 0, NULL), -1);
   mkdir(logdir, 0700);
-  CHECK_I64("no process file: an error", ot_run_load(&run, dir, 0), -1);
+  CHECK_I64("no process file: an error", ot_run_load(&run, dir, 0, NULL), -1);
   write_log();
 
-  CHECK_I64("load", ot_run_load(&run, dir, 0), 0);
+  CHECK_I64("load", ot_run_load(&run, dir, 0, NULL), 0);
   CHECK_STR("dir", run.dir, dir);
   CHECK_STR("log_dir", run.log_dir, logdir);
   CHECK_STR("program", run.program, "prog");

@@ -225,7 +225,7 @@ int main(void) {
   make_records();
   write_log();
   static ot_run run;
-  CHECK_I64("load", ot_run_load(&run, dir, 0), 0);
+  CHECK_I64("load", ot_run_load(&run, dir, 0, NULL), 0);
 
   /* The pass (omptrace-recover's way). */
   CHECK_I64("pass", ot_scan_run(&run), 0);
