@@ -20,13 +20,16 @@ static const OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
                                                     .otf2_post_flush = NULL};
 
 /* OTF2 keeps a writer's whole output in memory unless an allocation
- * fails: chunks come from a small per-writer budget (8 MiB), and a refused
+ * fails: chunks come from a small per-writer budget (2 MiB), and a refused
  * chunk makes OTF2 flush that writer to disk and start over. With every
  * location written at once this bounds memory by locations x budget. OTF2
  * touches each chunk it takes, so every location costs at least one chunk:
- * the smallest OTF2 allows (256 KiB), or 256 threads need 256 MiB. */
+ * the smallest OTF2 allows (256 KiB), or 256 threads need 256 MiB. What a
+ * writer holds when it closes is written after the replay, by the
+ * finalizing thread alone: 8 MiB left up to 16 MB to write there (fib(26)
+ * 8 ms), 2 MiB leaves 4 ms; the flushes before it overlap the replay. */
 #define CHUNK_SIZE OTF2_CHUNK_SIZE_MIN
-#define CHUNKS_PER_BUFFER 32
+#define CHUNKS_PER_BUFFER 8
 
 /* A flush hands a writer's chunks back and OTF2 asks for them again at
  * once: they are kept (n in use, have allocated) and reused, so each page

@@ -154,7 +154,7 @@ def t_big(rcv, work):
 
 
 def t_disk_full(rcv, work):
-    """OTF2 keeps 8 MiB per location in memory: 700 000 iterations of a
+    """OTF2 keeps 2 MiB per location in memory: 700 000 iterations of a
     masked region (1.4 M events) make it flush during the replay."""
     d = os.path.join(work, "log", "disk_full")
     body = []
