@@ -4,9 +4,10 @@ against the same program without a tool (docs/performance.md, "End to end").
 
     bench/e2e.py --build DIR [--reps N] [--threads N] [--before LIB] [--program "ARGS"]...
 
-Runs each program (default: BOTS-style `ot_scale fib 26` and
-`ot_scale tasks 2000000`, both fixed work) without a tool and under
-omptrace, interleaved, N times (default 5), and prints per program and
+Runs each program (default: BOTS-style `ot_scale fib 26`,
+`ot_scale tasks 2000000` and BOTS-style `ot_scale health 7 20`, all fixed
+work) without a tool and under omptrace, interleaved, N times (default 5),
+and prints per program and
 variant the median wall time of the process, its ratio to no tool, the
 median of the program's own printed time (its parallel phase, program_s), and
 the archive's events, size, bytes per event and finalize time from omptrace's
@@ -59,7 +60,7 @@ def main():
     for f in (scale, lib):
         if not os.path.exists(f):
             sys.exit("e2e: %s is missing (cmake --build %s)" % (f, a.build))
-    programs = a.program or ["fib 26", "tasks 2000000"]
+    programs = a.program or ["fib 26", "tasks 2000000", "health 7 20"]
     base = dict(os.environ, OMP_NUM_THREADS=str(a.threads))
     base.pop("OMP_TOOL_LIBRARIES", None)
     variants = [("no tool", base), ("omptrace", dict(base, OMP_TOOL_LIBRARIES=lib))]

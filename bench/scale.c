@@ -7,7 +7,11 @@
  *   ot_scale tasks N      N tiny tasks created by one thread of two
  *   ot_scale fib N        BOTS-style fib(N): two untied tasks and a taskwait
  *                         per call above the leaves (fixed work, deep nesting)
+ *   ot_scale health L S   BOTS-style health: a village tree L levels deep, S
+ *                         time steps, a task per village and step (health.c)
  * Peak memory comes from /usr/bin/time -v around it (bench/scale.sh). */
+#include "health.h"
+
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +102,11 @@ int main(int argc, char **argv) {
     fib_run(atoi(argv[2]));
     return 0;
   }
-  fprintf(stderr, "usage: %s threads N [REGIONS] | tasks N | fib N\n", argv[0]);
+  if (argc >= 4 && strcmp(argv[1], "health") == 0) {
+    health_run(atoi(argv[2]), atoi(argv[3]));
+    return 0;
+  }
+  fprintf(stderr, "usage: %s threads N [REGIONS] | tasks N | fib N | health LEVELS STEPS\n",
+          argv[0]);
   return 2;
 }
