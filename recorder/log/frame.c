@@ -90,9 +90,9 @@ static const ot_frame_hdr *read_frame(ot_frame_reader *r) {
   int trusted = r->offset + need <= r->trusted;
   if (trusted && (r->skim & (1u << h.type)) && take > OT_FRAME_SKIM)
     take = OT_FRAME_SKIM;
-  if (need > r->cap) {
+  if (sizeof h + take > r->cap) { /* room for what is read: a skimmed frame's head */
     size_t cap = r->cap ? r->cap : 4096;
-    while (cap < need)
+    while (cap < sizeof h + take)
       cap *= 2;
     uint8_t *nb = realloc(r->buf, cap);
     if (!nb)
