@@ -13,7 +13,6 @@ median of the program's own printed time (its parallel phase, program_s), and
 the archive's events, size, bytes per event and finalize time from omptrace's
 exit line. --before LIB adds another libomptrace.so (e.g. a previous build) as a
 third variant, interleaved with the others."""
-import argparse
 import os
 import re
 import shutil
@@ -22,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import scale_cli
 
 PHASE = re.compile(r"(?:: |regions: )([\d.]+) s$", re.M)  # ot_scale's own time
 EXIT_LINE = re.compile(r"wrote .*?: (\d+) threads, (\d+) events, ([\d.]+) (KiB|MiB|GiB|B) "
@@ -47,26 +48,12 @@ def run_once(cmd, env, work):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build", required=True, help="CMake build directory")
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--before", help="another libomptrace.so, measured as variant 'before'")
-    ap.add_argument("--program", action="append",
-                    help="arguments of ot_scale (repeatable), e.g. \"fib 26\"")
-    a = ap.parse_args()
-    scale = os.path.join(a.build, "bench", "ot_scale")
-    lib = os.path.join(a.build, "recorder", "libomptrace.so")
-    for f in (scale, lib):
-        if not os.path.exists(f):
-            sys.exit("e2e: %s is missing (cmake --build %s)" % (f, a.build))
+    a, scale, lib = scale_cli.parse(__doc__, "e2e", reps=5)
     programs = a.program or ["fib 26", "tasks 2000000", "health 7 20"]
     base = dict(os.environ, OMP_NUM_THREADS=str(a.threads))
     base.pop("OMP_TOOL_LIBRARIES", None)
     variants = [("no tool", base), ("omptrace", dict(base, OMP_TOOL_LIBRARIES=lib))]
     if a.before:
-        if not os.path.exists(a.before):
-            sys.exit("e2e: %s is missing" % a.before)
         variants.append(("before", dict(base, OMP_TOOL_LIBRARIES=a.before)))
     work = tempfile.mkdtemp(prefix="omptrace-e2e-")
     try:

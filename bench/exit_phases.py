@@ -11,7 +11,6 @@ Runs `ot_scale` programs (default `fib 26` and `tasks 2000000`) under
 omptrace with OMPTRACE_VERBOSE=1 and line-buffered output (stdbuf), and
 under the --before library when given, interleaved, N times (default 11),
 and prints each phase's median and range in milliseconds."""
-import argparse
 import os
 import re
 import selectors
@@ -21,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import scale_cli
 
 PROGRAM_END = re.compile(rb"^(?!omptrace: ).*: [\d.]+ s$")  # ot_scale's closing line
 MARKS = {"finalize": re.compile(rb"^omptrace: finalize: symbols, scan"),
@@ -75,19 +76,7 @@ def phases(lines):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build", required=True, help="CMake build directory")
-    ap.add_argument("--reps", type=int, default=11)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--before", help="another libomptrace.so, measured as variant 'before'")
-    ap.add_argument("--program", action="append",
-                    help="arguments of ot_scale (repeatable), e.g. \"fib 26\"")
-    a = ap.parse_args()
-    scale = os.path.join(a.build, "bench", "ot_scale")
-    lib = os.path.join(a.build, "recorder", "libomptrace.so")
-    for f in [scale, lib] + ([a.before] if a.before else []):
-        if not os.path.exists(f):
-            sys.exit("exit_phases: %s is missing" % f)
+    a, scale, lib = scale_cli.parse(__doc__, "exit_phases", reps=11)
     if not shutil.which("stdbuf"):
         sys.exit("exit_phases: stdbuf (coreutils) is missing")
     base = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OMPTRACE_VERBOSE="1")
