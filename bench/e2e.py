@@ -30,13 +30,14 @@ EXIT_LINE = re.compile(r"wrote .*?: (\d+) threads, (\d+) events, ([\d.]+) (KiB|M
 UNIT = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
 
 
-def run_once(cmd, env, work):
+def run_once(cmd, env, work, keep):
     out = tempfile.mkdtemp(dir=work)
     t0 = time.monotonic()
     p = subprocess.run(cmd, env=env, cwd=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True)
     wall = time.monotonic() - t0
-    shutil.rmtree(out, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(out, ignore_errors=True)
     if p.returncode != 0:
         sys.exit("e2e: %s exited with %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-500:]))
     m = EXIT_LINE.search(p.stderr)
@@ -64,7 +65,7 @@ def main():
             phases = {v: [] for v, _ in variants}
             for _ in range(a.reps):
                 for name, env in variants:
-                    wall, info, phase = run_once(cmd, env, work)
+                    wall, info, phase = run_once(cmd, env, work, a.keep)
                     walls[name].append(wall)
                     if info:
                         infos[name].append(info)

@@ -90,7 +90,8 @@ def main():
                     cwd = tempfile.mkdtemp(dir=work)
                     p = phases(lines_with_times([scale] + prog.split(),
                                                 dict(base, OMP_TOOL_LIBRARIES=path), cwd))
-                    shutil.rmtree(cwd, ignore_errors=True)
+                    if not a.keep:
+                        shutil.rmtree(cwd, ignore_errors=True)
                     if p:
                         got[name].append(p)
             for name, _ in variants:

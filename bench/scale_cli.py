@@ -16,6 +16,9 @@ def parse(doc, me, reps):
     ap.add_argument("--before", help="another libomptrace.so, measured as variant 'before'")
     ap.add_argument("--program", action="append",
                     help="arguments of ot_scale (repeatable), e.g. \"fib 26\"")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep every run's files until the end: on ext4 without a journal, "
+                    "files deleted in the last 60 s slow down each file creation")
     a = ap.parse_args()
     scale = os.path.join(a.build, "bench", "ot_scale")
     lib = os.path.join(a.build, "recorder", "libomptrace.so")

@@ -32,6 +32,7 @@ typedef struct ot_config {
   uint64_t buffer_size;  /* OMPTRACE_BUFFER_SIZE, bytes per thread */
   uint64_t buffer_total; /* OMPTRACE_BUFFER_TOTAL, bytes for all threads together */
   uint64_t flush_ns;     /* OMPTRACE_FLUSH_INTERVAL in ns, 0 = no periodic flush */
+  uint64_t log_shared;   /* OMPTRACE_LOG_SHARED, bytes per thread in .log/shared */
   uint32_t events;       /* OMPTRACE_EVENTS, enum ot_event_group mask */
   int start_paused;      /* OMPTRACE_START: 0 recording, 1 paused (omp_control_tool starts) */
   int verbose;           /* OMPTRACE_VERBOSE 0..2 */

@@ -20,6 +20,8 @@
 /* Once a second: a crash loses at most about a second of records, at the
  * cost of one write per thread and second. */
 #define OT_FLUSH_INTERVAL_DEFAULT "1s"
+#define OT_LOG_SHARED_DEFAULT "64K"
+#define OT_LOG_SHARED_MAX (16 << 20)
 #define OT_FLUSH_INTERVAL_MIN_NS 10000000
 /* 10 us: faster sampling would cost more than the events it explains. */
 #define OT_SAMPLING_MIN_PERIOD_NS 10000
@@ -65,6 +67,12 @@ const ot_option ot_options[] = {
      "is killed or crashes loses at most this much. 0: only full chunks are written (and "
      "everything at exit). Shortest 10ms.",
      OT_OPT_DURATION, FIELD(flush_ns), OT_FLUSH_INTERVAL_MIN_NS, 0, NULL},
+    {"OMPTRACE_LOG_SHARED", OT_LOG_SHARED_DEFAULT, "bytes, suffix K, M or G (binary); 0",
+     "A thread's first frames of the record log, up to this many bytes, go to one file all "
+     "threads share (<dir>/.log/shared), the rest to a file of its own: a program with many "
+     "threads that record little creates one file instead of one per thread, which is what "
+     "costs on file systems slow to create files. 0: every thread has its own file.",
+     OT_OPT_SIZE, FIELD(log_shared), 0, OT_LOG_SHARED_MAX, NULL},
     {"OMPTRACE_EVENTS", "all",
      "comma list of parallel, tasks, sync, mutex, work, masked, reduction, flush, cancel, "
      "control; or all",

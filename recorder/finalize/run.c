@@ -1,6 +1,6 @@
 /* Loading the run model (finalize/run.h) from the record log: META, CLOCK
  * and MAPS from the process file, each location's THREAD, CAPTURES, STATS
- * and LOST frames from its <loc>.log. Records themselves stay on disk: the
+ * and LOST frames from the shared file and its <loc>.log. Records themselves stay on disk: the
  * finalize passes stream them (log/reader.h), so memory does not grow with
  * the trace. Nothing here looks at the running process. */
 #include "finalize/run.h"
@@ -206,115 +206,249 @@ static uint64_t last_time(const uint8_t *p, uint32_t len) {
 
 _Static_assert(sizeof(ot_log_records) <= OT_FRAME_SKIM, "a skimmed RECORDS frame holds its count");
 
-/* One location's file: everything but the records' contents. Of the
- * frames `written` says this process wrote whole, RECORDS frames are only
- * skimmed (their record count), and the last one is read again at the end
- * for the time of its last record. */
+/* A RECORDS or LOST frame of the shared file, listed for the location's
+ * readers. */
+static int list_shared(ot_run_thread *t, ot_frame_at at) {
+  if (t->nshared == t->shared_cap) {
+    uint32_t cap = t->shared_cap ? 2 * t->shared_cap : 16;
+    ot_frame_at *n = realloc(t->shared, cap * sizeof *n);
+    if (!n)
+      return -1;
+    t->shared = n;
+    t->shared_cap = cap;
+  }
+  t->shared[t->nshared++] = at;
+  return 0;
+}
+
+/* What one frame of location t says, everything but the records'
+ * contents; `at` is where it is, in the shared file (in_shared) or in the
+ * location's own. */
+static int apply_frame(ot_run_thread *t, const ot_frame_hdr *h, const uint8_t *p, ot_frame_at at,
+                       int in_shared) {
+  switch (h->type) {
+  case OT_FRAME_THREAD:
+    if (h->length >= OT_LOG_THREAD_MIN) {
+      ot_log_thread th;
+      memcpy(&th, p, OT_LOG_THREAD_MIN);
+      t->present = 1;
+      t->type = th.type;
+      t->tid = th.tid;
+      t->nval = th.nval;
+    }
+    return 0;
+  case OT_FRAME_RECORDS:
+    if (h->length >= sizeof(ot_log_records)) {
+      ot_log_records rh;
+      memcpy(&rh, p, sizeof rh);
+      t->logged += rh.nrec;
+      t->last = at;
+      t->last_in = in_shared ? 1 : 2;
+      return in_shared ? list_shared(t, at) : 0;
+    }
+    return 0;
+  case OT_FRAME_CAPTURES:
+    return add_captures(t, p, h->length);
+  case OT_FRAME_LOST:
+    if (h->length >= sizeof(ot_log_lost)) {
+      ot_log_lost l;
+      memcpy(&l, p, sizeof l);
+      t->lost += l.count;
+      return in_shared ? list_shared(t, at) : 0;
+    }
+    return 0;
+  case OT_FRAME_STATS:
+    apply_stats(t, p, h->length);
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* Opens a log file of locations for loading. Of the frames `written` says
+ * this process wrote whole (nothing cut off or appended since), RECORDS
+ * frames are only skimmed (their record count), and CRCs not checked. */
+static int open_file(ot_run *run, ot_frame_reader *fr, const char *path, uint32_t which,
+                     ot_run_written_fn written) {
+  if (ot_frame_open(fr, path) != 0)
+    return -1;
+  run->nfiles++;
+  struct stat st;
+  if (written && fstat(fr->fd, &st) == 0 && (uint64_t)st.st_size == written(which)) {
+    fr->trusted = (uint64_t)st.st_size;
+    fr->skim = 1u << OT_FRAME_RECORDS;
+    run->nwritten++;
+  }
+  return 0;
+}
+
+/* Reads each frame of fr through apply_frame for location loc (or, in the
+ * shared file, loc UINT32_MAX: the location its header names). 1 when
+ * loc's own file continues more of its frames in the shared file than were
+ * found there: nothing of it is applied. */
+static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc);
+
+/* The time of location t's last record: its last RECORDS frame read again
+ * whole, from fr. */
+static void last_record(ot_run_thread *t, ot_frame_reader *fr) {
+  const ot_frame_hdr *h;
+  const uint8_t *p;
+  if ((h = ot_frame_again(fr, t->last.offset, t->last.seq, &p)) != NULL)
+    t->last_raw = last_time(p, h->length);
+}
+
+static void damaged(ot_run *run, ot_run_thread *t) {
+  if (!t->damaged)
+    run->ndamaged++;
+  t->damaged = 1;
+}
+
+/* One location's own file, after its frames in the shared file. */
 static int load_thread(ot_run *run, uint32_t loc, ot_run_written_fn written) {
   ot_run_thread *t = &run->threads[loc];
   char path[PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/%u" OT_LOG_THREAD_SUFFIX, run->log_dir, loc);
   ot_frame_reader fr;
-  if (ot_frame_open(&fr, path) != 0) {
-    if (errno == ENOENT)
-      return 0; /* a location that never wrote anything */
+  if (open_file(run, &fr, path, loc, written) != 0) {
+    if (errno == ENOENT) {
+      t->own = 0; /* gone since the directory was read (removed by a finished run) */
+      return 0;
+    }
     ot_warn("cannot read %s: %s; thread %u is not in the trace", path, strerror(errno), loc);
-    t->damaged = 1;
-    run->ndamaged++;
+    damaged(run, t);
     return 0;
   }
-  struct stat st;
-  if (written && fstat(fr.fd, &st) == 0 && (uint64_t)st.st_size == written(loc)) {
-    /* Nothing cut off or appended since: the frames are the ones written. */
-    fr.trusted = (uint64_t)st.st_size;
-    fr.skim = 1u << OT_FRAME_RECORDS;
-    run->nwritten++;
-  }
-  const ot_frame_hdr *h;
-  const uint8_t *p;
-  uint64_t logged = 0, last_at = 0;
-  uint32_t last_seq = 0;
-  int rc = 0, any = 0; /* any: a RECORDS frame was seen, the last at last_at */
-  while (rc == 0) {
-    uint64_t at = fr.offset; /* where the next frame starts (want 0: it is the next returned) */
-    uint32_t seq = fr.next_seq;
-    if ((h = ot_frame_next(&fr, 0, &p)) == NULL)
-      break;
-    switch (h->type) {
-    case OT_FRAME_THREAD:
-      if (h->length >= sizeof(ot_log_thread)) {
-        ot_log_thread th;
-        memcpy(&th, p, sizeof th);
-        t->present = 1;
-        t->type = th.type;
-        t->tid = th.tid;
-        t->nval = th.nval;
-      }
-      break;
-    case OT_FRAME_RECORDS:
-      if (h->length >= sizeof(ot_log_records)) {
-        ot_log_records rh;
-        memcpy(&rh, p, sizeof rh);
-        logged += rh.nrec;
-        any = 1;
-        last_at = at;
-        last_seq = seq;
-      }
-      break;
-    case OT_FRAME_CAPTURES:
-      rc = add_captures(t, p, h->length);
-      break;
-    case OT_FRAME_LOST:
-      if (h->length >= sizeof(ot_log_lost)) {
-        ot_log_lost l;
-        memcpy(&l, p, sizeof l);
-        t->lost += l.count;
-      }
-      break;
-    case OT_FRAME_STATS:
-      apply_stats(t, p, h->length);
-      break;
-    default:
-      break;
-    }
+  int rc = apply_file(run, &fr, loc);
+  if (rc == 1) {
+    ot_warn("%s continues frames of thread %u that the damaged %s lost: its records from there "
+            "on are not in the trace",
+            path, loc, OT_LOG_SHARED_FILE);
+    ot_frame_close(&fr);
+    t->own = 0;
+    damaged(run, t);
+    return 0;
   }
   t->valid_end = fr.offset;
-  trim_captures(&t->sampler.samples);
-  trim_captures(&t->sampler.contexts);
-  t->logged = logged;
-  if (any && (h = ot_frame_again(&fr, last_at, last_seq, &p)) != NULL)
-    t->last_raw = last_time(p, h->length);
+  if (t->last_in == 2)
+    last_record(t, &fr);
   if (fr.damaged) {
-    t->damaged = 1;
-    run->ndamaged++;
+    damaged(run, t);
     ot_warn("%s is damaged after %llu records (%s): the rest of thread %u is not in the trace",
-            path, (unsigned long long)logged, fr.why, loc);
+            path, (unsigned long long)t->logged, fr.why, loc);
   }
   ot_frame_close(&fr);
-  run->lost += t->lost;
   if (rc != 0)
     ot_warn("cannot load %s: out of memory", path);
   return rc;
 }
 
-/* Highest <loc>.log in the log directory + 1 (0 when there is none). */
-static int count_threads(ot_run *run) {
+/* Room for locations up to loc (capacity in powers of two). */
+static uint32_t capacity(uint32_t n) {
+  uint32_t c = 16;
+  while (c < n)
+    c *= 2;
+  return c;
+}
+
+static int grow_threads(ot_run *run, uint32_t loc) {
+  if (loc < run->nthreads)
+    return 0;
+  uint32_t n = loc + 1;
+  if (!run->threads || capacity(n) != capacity(run->nthreads)) {
+    ot_run_thread *t = realloc(run->threads, capacity(n) * sizeof *t);
+    if (!t)
+      return -1;
+    run->threads = t;
+  }
+  memset(run->threads + run->nthreads, 0, (n - run->nthreads) * sizeof *run->threads);
+  run->nthreads = n;
+  return 0;
+}
+
+static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc) {
+  const ot_frame_hdr *h;
+  const uint8_t *p;
+  int rc = 0;
+  while (rc == 0) {
+    ot_frame_at at = {fr->offset, fr->next_seq}; /* want 0: the next frame is returned */
+    if ((h = ot_frame_next(fr, 0, &p)) == NULL)
+      break;
+    uint32_t l = loc == UINT32_MAX ? h->loc : loc;
+    if (l >= OT_RUN_MAX_LOCS)
+      continue;
+    if ((rc = grow_threads(run, l)) != 0)
+      break;
+    ot_run_thread *t = &run->threads[l];
+    if (loc == UINT32_MAX) {
+      t->shared_bytes += sizeof *h + h->length;
+    } else if (at.seq == 0 && h->type == OT_FRAME_THREAD && h->length >= OT_LOG_THREAD_MIN) {
+      ot_log_thread th = {0};
+      memcpy(&th, p, h->length < sizeof th ? h->length : sizeof th);
+      if (th.shared_bytes != t->shared_bytes)
+        return 1; /* its frames in the shared file are not all there */
+    }
+    rc = apply_frame(t, h, p, at, loc == UINT32_MAX);
+  }
+  return rc;
+}
+
+/* The shared file: the first frames of (nearly) every location. Left open
+ * in *fr for the times of last records (fd -1 when there is none). A
+ * damaged end may have cut off any location that had no file of its own
+ * yet: each is marked, and the file is named once. */
+static int load_shared(ot_run *run, ot_frame_reader *fr, ot_run_written_fn written) {
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s/" OT_LOG_SHARED_FILE, run->log_dir);
+  if (open_file(run, fr, path, OT_LOG_SHARED_LOC, written) != 0) {
+    fr->fd = -1;
+    if (errno == ENOENT)
+      return 0; /* every location has its own file (OMPTRACE_LOG_SHARED=0) */
+    ot_warn("cannot read %s: %s; threads without a file of their own are not in the trace", path,
+            strerror(errno));
+    return 0;
+  }
+  int rc = apply_file(run, fr, UINT32_MAX);
+  run->shared_end = fr->offset;
+  if (fr->damaged) {
+    uint32_t cut = 0;
+    for (uint32_t i = 0; i < run->nthreads; i++)
+      if (run->threads[i].present && !run->threads[i].own) {
+        damaged(run, &run->threads[i]);
+        cut++;
+      }
+    ot_warn("%s is damaged after %u frames (%s): what %u thread%s wrote after it is not in the "
+            "trace",
+            path, (unsigned)fr->next_seq, fr->why, cut, cut == 1 ? "" : "s");
+  }
+  if (rc != 0)
+    ot_warn("cannot load %s: out of memory", path);
+  return rc;
+}
+
+/* Every <loc>.log in the log directory: run->threads up to the highest,
+ * those present marked `own`. Read before the shared file, so that a
+ * location's frames there are all listed when its own file is used (it
+ * writes there no more once it has a file). */
+static int list_own_files(ot_run *run) {
   DIR *d = opendir(run->log_dir);
   if (!d) {
     ot_warn("cannot read %s: %s", run->log_dir, strerror(errno));
     return -1;
   }
-  uint32_t n = 0;
-  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+  int rc = 0;
+  for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
     char *end;
     unsigned long v = strtoul(e->d_name, &end, 10);
     if (end != e->d_name && e->d_name[0] != '-' && e->d_name[0] != '+' &&
-        strcmp(end, OT_LOG_THREAD_SUFFIX) == 0 && v < OT_RUN_MAX_LOCS && v + 1 > n)
-      n = (uint32_t)v + 1;
+        strcmp(end, OT_LOG_THREAD_SUFFIX) == 0 && v < OT_RUN_MAX_LOCS) {
+      if ((rc = grow_threads(run, (uint32_t)v)) == 0)
+        run->threads[v].own = 1;
+    }
   }
   closedir(d);
-  run->nthreads = n;
-  return 0;
+  if (rc != 0)
+    ot_warn("cannot load %s: out of memory", run->log_dir);
+  return rc;
 }
 
 int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn written) {
@@ -326,21 +460,28 @@ int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn writte
     ot_warn("directory name too long: %s", dir);
     return -1;
   }
-  if (load_process(run) != 0 || count_threads(run) != 0)
+  ot_frame_reader sh = {.fd = -1};
+  if (load_process(run) != 0 || list_own_files(run) != 0 || load_shared(run, &sh, written) != 0)
     goto fail;
-  run->threads = calloc(run->nthreads ? run->nthreads : 1, sizeof *run->threads);
-  if (!run->threads) {
-    ot_warn("cannot load %s: out of memory", run->log_dir);
-    goto fail;
-  }
   for (uint32_t loc = 0; loc < run->nthreads; loc++)
-    if (load_thread(run, loc, written) != 0)
+    if (run->threads[loc].own && load_thread(run, loc, written) != 0)
       goto fail;
+  for (uint32_t loc = 0; loc < run->nthreads; loc++) {
+    ot_run_thread *t = &run->threads[loc];
+    if (t->last_in == 1)
+      last_record(t, &sh);
+    trim_captures(&t->sampler.samples);
+    trim_captures(&t->sampler.contexts);
+    run->lost += t->lost;
+  }
+  ot_frame_close(&sh);
   if (written)
-    ot_verbose("log: %u of %u thread logs are as this process wrote them (read without CRCs)",
-               run->nwritten, run->nthreads);
+    ot_verbose("log: %u of %u thread log files are as this process wrote them (read without "
+               "CRCs)",
+               run->nwritten, run->nfiles);
   return 0;
 fail:
+  ot_frame_close(&sh);
   ot_run_free(run);
   return -1;
 }
@@ -349,6 +490,7 @@ void ot_run_free(ot_run *run) {
   for (uint32_t i = 0; run->threads && i < run->nthreads; i++) {
     free(run->threads[i].sampler.samples.base);
     free(run->threads[i].sampler.contexts.base);
+    free(run->threads[i].shared);
   }
   free(run->threads);
   for (unsigned i = 0; i < run->nmetrics; i++) {
@@ -364,9 +506,13 @@ void ot_run_free(ot_run *run) {
 /* Every pass reads the frames ot_run_load validated: their CRCs are not
  * computed again. */
 ot_reader *ot_run_records(const ot_run *run, uint32_t loc) {
-  ot_reader *r = ot_reader_open(run->log_dir, loc);
-  if (r && loc < run->nthreads)
-    ot_reader_trust(r, run->threads[loc].valid_end);
+  if (loc >= run->nthreads)
+    return NULL;
+  const ot_run_thread *t = &run->threads[loc];
+  ot_reader *r =
+      ot_reader_open_stream(run->log_dir, loc, t->shared, t->nshared, run->shared_end, t->own);
+  if (r && t->own)
+    ot_reader_trust(r, t->valid_end);
   return r;
 }
 

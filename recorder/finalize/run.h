@@ -6,6 +6,7 @@
 #define OMPTRACE_RUN_H
 
 #include "buffer/record.h"
+#include "log/frame.h"
 #include "log/reader.h"
 #include "services/sampler_buf.h"
 
@@ -24,7 +25,13 @@ typedef struct ot_run_thread {
   uint64_t logged;            /* records in its valid RECORDS frames */
   int damaged;                /* its log ended in a frame that did not validate */
   uint64_t last_raw;          /* raw time of its last record (0 if none) */
-  uint64_t valid_end;         /* file offset where its valid frames end (CRCs checked) */
+  int own;                    /* it has a <loc>.log (when the run was loaded) */
+  uint64_t valid_end;         /* offset in it where its valid frames end (CRCs checked) */
+  ot_frame_at *shared;        /* its RECORDS and LOST frames in the shared file, in order */
+  uint64_t shared_bytes;      /* bytes of all its valid frames there */
+  uint32_t nshared, shared_cap;
+  ot_frame_at last; /* its last RECORDS frame while loading ... */
+  int last_in;      /* ... 0 none, 1 in the shared file, 2 in its own */
   /* Sampler captures and counters rebuilt from CAPTURES and STATS frames;
    * `thread` is NULL. */
   ot_sampler_thread sampler;
@@ -56,14 +63,17 @@ typedef struct ot_run {
   char *maps;              /* text of the last MAPS frame (NUL-terminated), or NULL */
   char *filter;            /* OMPTRACE_FILTER's file (absolute path) of the run, or NULL */
   size_t maps_len;
-  uint64_t lost;     /* sum over the threads */
-  uint32_t ndamaged; /* locations whose log ended in a damaged frame */
-  uint32_t nwritten; /* locations read as this process wrote them (ot_run_written_fn) */
+  uint64_t lost;       /* sum over the threads */
+  uint32_t ndamaged;   /* locations whose log ended in a damaged frame */
+  uint64_t shared_end; /* where the shared file's valid frames end (CRCs checked) */
+  uint32_t nfiles;     /* log files of locations: the shared file and every <loc>.log */
+  uint32_t nwritten;   /* of them, read as this process wrote them (ot_run_written_fn) */
 } ot_run;
 
-/* Bytes at the start of location loc's log file that hold only whole
- * frames this process wrote (0: none known): the process that recorded the
- * run skips their CRCs and skims their RECORDS frames. */
+/* Bytes at the start of location loc's log file (loc OT_LOG_SHARED_LOC: the
+ * shared file) that hold only whole frames this process wrote (0: none
+ * known): the process that recorded the run skips their CRCs and skims
+ * their RECORDS frames. */
 typedef uint64_t (*ot_run_written_fn)(uint32_t loc);
 
 /* Loads the run whose log is in dir/.log. Sets the clock conversion

@@ -3,6 +3,10 @@
  * write), RECORDS (chunks in ring order, the active one up to the owner's
  * published end), CAPTURES (new bytes of the sampler buffers) and STATS;
  * in the process file META (when changed), CLOCK and MAPS (when changed).
+ * A location's frames go to the shared file until the next one would take
+ * it past OMPTRACE_LOG_SHARED bytes there, then to its own file for good
+ * (which opens with the THREAD frame again): most threads of a program
+ * with hundreds of them never cost a file creation.
  * A frame that cannot be written leaves everything where it was, so the
  * next pass retries it; a partial write is cut off again (ftruncate) so a
  * file is always a sequence of whole frames. */
@@ -48,8 +52,10 @@ typedef struct log_file {
 } log_file;
 
 typedef struct loc_log {
-  log_file f;
+  log_file f;          /* its own file, <loc>.log */
   int started;         /* THREAD frame written */
+  int own;             /* its frames go to f, for good */
+  uint64_t in_shared;  /* bytes of its frames in the shared file */
   uint64_t written;    /* records in RECORDS frames plus records counted lost */
   uint64_t cap_off[2]; /* enum ot_capture_buf: bytes already written */
   ot_log_lost lost;    /* discarded, not yet in a LOST frame (count 0: none) */
@@ -59,7 +65,12 @@ typedef struct loc_log {
 static char dir[PATH_MAX];
 static loc_log *locs; /* OT_MAX_THREADS, untouched pages cost nothing */
 static log_file process = {-1, 0, 0, 0};
+static log_file shared = {-1, 0, 0, 0};
+static uint64_t shared_budget; /* OMPTRACE_LOG_SHARED */
 static uint8_t *buf;
+/* A THREAD frame written at the head of a location's own file while buf
+ * holds the frame that made it switch. */
+static uint64_t head_frame[(sizeof(ot_frame_hdr) + sizeof(ot_log_thread) + 7) / 8];
 static unsigned nopen;
 static uint32_t meta_crc, maps_crc;
 static size_t meta_len, maps_len;
@@ -100,6 +111,8 @@ static void file_path(char *out, uint32_t loc) {
   *o++ = '/';
   if (loc == PROCESS_LOC) {
     o = put_str(o, OT_LOG_PROCESS_FILE);
+  } else if (loc == OT_LOG_SHARED_LOC) {
+    o = put_str(o, OT_LOG_SHARED_FILE);
   } else {
     o = put_u64(o, loc);
     o = put_str(o, OT_LOG_THREAD_SUFFIX);
@@ -136,20 +149,22 @@ static void note_pass_ok(int in_signal) {
   lost_since = 0;
 }
 
-/* signal-safe: seals the frame whose payload (len bytes) is at buf + 24
- * and appends it with one write(2). */
-static int put_frame(log_file *f, uint32_t loc, unsigned type, uint32_t len, int in_signal) {
-  size_t n = ot_frame_seal((ot_frame_hdr *)buf, type, len, f->seq);
+/* signal-safe: seals the frame whose payload (len bytes) follows its
+ * header at `frame` and appends it to file `file` (a location, PROCESS_LOC
+ * or OT_LOG_SHARED_LOC) with one write(2); `loc` goes into the header. */
+static int put_frame_at(log_file *f, uint32_t file, void *frame, uint32_t loc, unsigned type,
+                        uint32_t len, int in_signal) {
+  size_t n = ot_frame_seal(frame, type, len, f->seq, loc);
   int fd = f->fd, transient = 0;
   if (fd < 0) {
     char path[PATH_MAX + 32];
-    file_path(path, loc);
+    file_path(path, file);
     fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) {
-      note_failure(loc, errno, in_signal);
+      note_failure(file, errno, in_signal);
       return -1;
     }
-    if (loc == PROCESS_LOC || nopen < OT_PASS_MAX_OPEN) {
+    if (file == PROCESS_LOC || file == OT_LOG_SHARED_LOC || nopen < OT_PASS_MAX_OPEN) {
       f->fd = fd;
       nopen++;
     } else {
@@ -158,7 +173,7 @@ static int put_frame(log_file *f, uint32_t loc, unsigned type, uint32_t len, int
   }
   ssize_t w;
   do
-    w = write(fd, buf, n);
+    w = write(fd, frame, n);
   while (w < 0 && errno == EINTR);
   int err = w < 0 ? errno : ENOSPC;
   if (w != (ssize_t)n && w > 0 && ftruncate(fd, (off_t)f->size) != 0) {
@@ -168,12 +183,48 @@ static int put_frame(log_file *f, uint32_t loc, unsigned type, uint32_t len, int
   if (transient)
     close(fd);
   if (w != (ssize_t)n) {
-    note_failure(loc, err, in_signal);
+    note_failure(file, err, in_signal);
     return -1;
   }
   f->seq++;
   f->size += n;
   return 0;
+}
+
+/* A process frame from buf. */
+static int put_process(unsigned type, uint32_t len, int in_signal) {
+  return put_frame_at(&process, PROCESS_LOC, buf, 0, type, len, in_signal);
+}
+
+static void thread_payload(void *out, uint32_t loc, const ot_thread *t, uint64_t shared_bytes) {
+  /* nval: the configured counters (t->nctr is set by the owner later and
+   * may change; each record carries its own count anyway). */
+  ot_log_thread th = {loc, t->thread_type, (int32_t)t->tid, ot_counters_count(), shared_bytes};
+  memcpy(out, &th, sizeof th);
+}
+
+/* signal-safe: put_frame_at and a THREAD frame built in place. A frame of
+ * location loc from buf: to the shared file while the
+ * location's bytes there stay within the budget (and the file is whole),
+ * else to its own file, which starts with the THREAD frame again. */
+static int put_frame(loc_log *L, uint32_t loc, unsigned type, uint32_t len, int in_signal) {
+  uint64_t n = sizeof(ot_frame_hdr) + len;
+  if (!L->own) {
+    if (!shared.torn && L->in_shared + n <= shared_budget) {
+      if (put_frame_at(&shared, OT_LOG_SHARED_LOC, buf, loc, type, len, in_signal) != 0)
+        return -1;
+      L->in_shared += n;
+      return 0;
+    }
+    if (L->f.seq == 0 && type != OT_FRAME_THREAD) {
+      thread_payload((ot_frame_hdr *)(void *)head_frame + 1, loc, ot_thread_get(loc), L->in_shared);
+      if (put_frame_at(&L->f, loc, head_frame, loc, OT_FRAME_THREAD, sizeof(ot_log_thread),
+                       in_signal) != 0)
+        return -1;
+    }
+    L->own = 1;
+  }
+  return put_frame_at(&L->f, loc, buf, loc, type, len, in_signal);
 }
 
 static uint8_t *payload(void) {
@@ -182,7 +233,7 @@ static uint8_t *payload(void) {
 
 static int put_lost(loc_log *L, uint32_t loc, int in_signal) {
   memcpy(payload(), &L->lost, sizeof L->lost);
-  if (put_frame(&L->f, loc, OT_FRAME_LOST, sizeof L->lost, in_signal) != 0)
+  if (put_frame(L, loc, OT_FRAME_LOST, sizeof L->lost, in_signal) != 0)
     return -1;
   if (on_written) { /* the record log/reader.c makes of the frame */
     ot_rec r = {.ts = L->lost.last_ts,
@@ -244,7 +295,7 @@ static int put_records(loc_log *L, uint32_t loc, const uint8_t **pp, const uint8
   }
   h.bytes = (uint32_t)enc;
   memcpy(payload(), &h, sizeof h);
-  if (put_frame(&L->f, loc, OT_FRAME_RECORDS, (uint32_t)(sizeof h + enc), in_signal) != 0)
+  if (put_frame(L, loc, OT_FRAME_RECORDS, (uint32_t)(sizeof h + enc), in_signal) != 0)
     return -1;
   if (on_written)
     on_written(loc, p, h.nrec, in_signal);
@@ -317,7 +368,7 @@ static int flush_captures(loc_log *L, uint32_t loc, const ot_sampler_thread *st,
         n = OT_PASS_BUF - sizeof(ot_frame_hdr) - sizeof h;
       memcpy(payload(), &h, sizeof h);
       memcpy(payload() + sizeof h, b->base + off, n);
-      if (put_frame(&L->f, loc, OT_FRAME_CAPTURES, (uint32_t)(sizeof h + n), in_signal) != 0)
+      if (put_frame(L, loc, OT_FRAME_CAPTURES, (uint32_t)(sizeof h + n), in_signal) != 0)
         return -1;
       L->cap_off[which] = off + n;
     }
@@ -346,7 +397,7 @@ static int flush_stats(loc_log *L, uint32_t loc, const ot_thread *t, const ot_sa
   if (!force && memcmp(&s, &L->last, sizeof s) == 0)
     return 0;
   memcpy(payload(), &s, sizeof s);
-  if (put_frame(&L->f, loc, OT_FRAME_STATS, sizeof s, in_signal) != 0)
+  if (put_frame(L, loc, OT_FRAME_STATS, sizeof s, in_signal) != 0)
     return -1;
   L->last = s;
   return 0;
@@ -359,11 +410,8 @@ static int flush_location(uint32_t loc, int what, int in_signal) {
   loc_log *L = &locs[loc];
   ot_ring *r = ot_ring_get(loc);
   if (!L->started) {
-    /* nval: the configured counters (t->nctr is set by the owner later and
-     * may change; each record carries its own count anyway). */
-    ot_log_thread th = {loc, t->thread_type, (int32_t)t->tid, ot_counters_count()};
-    memcpy(payload(), &th, sizeof th);
-    if (put_frame(&L->f, loc, OT_FRAME_THREAD, sizeof th, in_signal) != 0) {
+    thread_payload(payload(), loc, t, 0);
+    if (put_frame(L, loc, OT_FRAME_THREAD, sizeof(ot_log_thread), in_signal) != 0) {
       if (r && atomic_load(&r->waiting)) /* the disk was full from the start */
         discard_oldest(L, r, t);
       return -1;
@@ -424,7 +472,7 @@ static int flush_meta(int finished, int in_signal) {
   uint32_t crc = (uint32_t)crc32(0L, (const Bytef *)p, (uInt)len);
   if (len == meta_len && crc == meta_crc)
     return 0;
-  if (put_frame(&process, PROCESS_LOC, OT_FRAME_META, (uint32_t)len, in_signal) != 0)
+  if (put_process(OT_FRAME_META, (uint32_t)len, in_signal) != 0)
     return -1;
   meta_len = len;
   meta_crc = crc;
@@ -435,7 +483,7 @@ static int flush_clock(int in_signal) {
   ot_log_clock c;
   ot_clock_point(&c.raw, &c.ns);
   memcpy(payload(), &c, sizeof c);
-  return put_frame(&process, PROCESS_LOC, OT_FRAME_CLOCK, sizeof c, in_signal);
+  return put_process(OT_FRAME_CLOCK, sizeof c, in_signal);
 }
 
 /* /proc/self/maps when it changed (libraries loaded or unloaded): finalize
@@ -452,7 +500,7 @@ static int flush_maps(int in_signal) {
   uint32_t crc = (uint32_t)crc32(0L, payload(), (uInt)len);
   if (len == maps_len && crc == maps_crc)
     return 0;
-  if (put_frame(&process, PROCESS_LOC, OT_FRAME_MAPS, (uint32_t)len, in_signal) != 0)
+  if (put_process(OT_FRAME_MAPS, (uint32_t)len, in_signal) != 0)
     return -1;
   maps_len = len;
   maps_crc = crc;
@@ -487,6 +535,7 @@ int ot_pass_open(const char *log_dir) {
   if (process.fd < 0)
     return -1;
   nopen = 1;
+  shared_budget = ot_cfg.log_shared;
   struct timespec rt;
   clock_gettime(CLOCK_REALTIME, &rt);
   realtime0 = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
@@ -503,6 +552,9 @@ void ot_pass_reset(void) {
   if (process.fd >= 0)
     close(process.fd);
   process = (log_file){-1, 0, 0, 0};
+  if (shared.fd >= 0)
+    close(shared.fd);
+  shared = (log_file){-1, 0, 0, 0};
   nopen = 0;
   meta_len = maps_len = 0;
   meta_crc = maps_crc = 0;
@@ -544,10 +596,15 @@ void ot_pass_close(void) {
   if (process.fd >= 0)
     close(process.fd);
   process.fd = -1;
+  if (shared.fd >= 0)
+    close(shared.fd);
+  shared.fd = -1;
   nopen = 0;
 }
 
 uint64_t ot_pass_written(uint32_t loc) {
+  if (loc == OT_LOG_SHARED_LOC)
+    return shared.torn ? 0 : shared.size;
   if (!locs || loc >= OT_MAX_THREADS || locs[loc].f.torn)
     return 0;
   return locs[loc].f.size;

@@ -6,8 +6,16 @@
  *
  * Layout of <dir>/.log/ (OT_LOG_NAME in core/output_dir.h):
  *   process     frames of type META, CLOCK, MAPS: process-wide facts
- *   <loc>.log   one per location: a THREAD frame first, then RECORDS,
+ *   shared      the first frames of every location (OMPTRACE_LOG_SHARED
+ *               bytes at most each), interleaved, each naming its location
+ *               in the header's `loc`: one file instead of one per thread
+ *               for the many threads that record little
+ *   <loc>.log   the rest of a location's frames, once they no longer fit
+ *               in the shared file: a THREAD frame first, then RECORDS,
  *               CAPTURES, LOST and STATS frames in the order written
+ *
+ * A location's stream is its frames in the shared file, then its own file:
+ * it never goes back to the shared file once it has a file of its own.
  *
  * Every file is a sequence of frames: a 24-byte header then `length`
  * payload bytes. A reader accepts a frame only when magic, version, type,
@@ -24,6 +32,7 @@
 #define OT_LOG_MAGIC 0x474c544fu /* "OTLG" little-endian */
 #define OT_LOG_VERSION 1
 #define OT_LOG_PROCESS_FILE "process"
+#define OT_LOG_SHARED_FILE "shared"
 #define OT_LOG_THREAD_SUFFIX ".log"  /* <loc>.log */
 #define OT_LOG_MAX_FRAME (64u << 20) /* larger lengths are corrupt */
 
@@ -33,7 +42,8 @@ enum ot_frame_type {
   OT_FRAME_CLOCK = 2, /* ot_log_clock: one calibration point (raw tick, CLOCK_MONOTONIC ns) */
   OT_FRAME_MAPS = 3,  /* the text of /proc/self/maps when written; the last one counts */
   /* thread files */
-  OT_FRAME_THREAD = 16,   /* ot_log_thread, always frame 0 of a <loc>.log */
+  OT_FRAME_THREAD =
+      16, /* ot_log_thread: a location's first frame, again as frame 0 of a <loc>.log */
   OT_FRAME_RECORDS = 17,  /* ot_log_records header + records encoded by log/codec.h */
   OT_FRAME_CAPTURES = 18, /* ot_log_captures header + raw ot_capture bytes (sampler_buf.h) */
   OT_FRAME_LOST = 19,     /* ot_log_lost: records discarded because the log could not be written */
@@ -49,9 +59,13 @@ typedef struct ot_frame_hdr {
   uint32_t length; /* payload bytes */
   uint32_t seq;    /* frame number in this file, from 0 */
   uint32_t crc;    /* crc32 of header (crc = 0) and payload */
-  uint32_t reserved;
+  uint32_t loc;    /* frames of a thread: its location (in <loc>.log files as well); else 0 */
 } ot_frame_hdr;
 _Static_assert(sizeof(ot_frame_hdr) == 24, "frame header is 24 bytes");
+
+/* The shared file where a location number is expected (ot_pass_written,
+ * ot_run_written_fn). */
+#define OT_LOG_SHARED_LOC (UINT32_MAX - 1)
 
 /* META keys (values are single-line text):
  *   version, program, pid, host, clock (tsc|monotonic), realtime_ns
@@ -70,8 +84,14 @@ typedef struct ot_log_thread {
   uint32_t loc;
   int32_t type; /* ompt_thread_t */
   int32_t tid;
-  uint32_t nval; /* counter values per record on this thread */
+  uint32_t nval;         /* counter values per record on this thread */
+  uint64_t shared_bytes; /* at the head of a <loc>.log: bytes of the location's frames in the
+                            shared file, which its stream continues (0 in the shared file): a
+                            reader that finds fewer there knows part of the stream is missing */
 } ot_log_thread;
+/* THREAD payloads of logs written before the shared file end after nval
+ * (shared_bytes reads as 0). */
+#define OT_LOG_THREAD_MIN 16u
 
 typedef struct ot_log_records {
   uint32_t nrec;  /* records in this frame */

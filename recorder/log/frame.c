@@ -22,7 +22,7 @@ static uint32_t frame_crc(const ot_frame_hdr *h, const uint8_t *payload) {
 
 /* signal-safe: stores into the caller's memory and calls zlib's crc32, a
  * pure function of its arguments. */
-size_t ot_frame_seal(ot_frame_hdr *h, unsigned type, uint32_t length, uint32_t seq) {
+size_t ot_frame_seal(ot_frame_hdr *h, unsigned type, uint32_t length, uint32_t seq, uint32_t loc) {
   h->magic = OT_LOG_MAGIC;
   h->type = (uint8_t)type;
   h->version = OT_LOG_VERSION;
@@ -30,7 +30,7 @@ size_t ot_frame_seal(ot_frame_hdr *h, unsigned type, uint32_t length, uint32_t s
   h->length = length;
   h->seq = seq;
   h->crc = 0;
-  h->reserved = 0;
+  h->loc = loc;
   h->crc = frame_crc(h, (const uint8_t *)(h + 1));
   return sizeof *h + length;
 }

@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 /* signal-safe. Fills the header in front of a payload that is already in
- * place at (uint8_t *)h + sizeof *h: magic, version, type, length, seq and
- * the CRC. Returns the frame's total size. */
-size_t ot_frame_seal(ot_frame_hdr *h, unsigned type, uint32_t length, uint32_t seq);
+ * place at (uint8_t *)h + sizeof *h: magic, version, type, length, seq,
+ * loc and the CRC. Returns the frame's total size. */
+size_t ot_frame_seal(ot_frame_hdr *h, unsigned type, uint32_t length, uint32_t seq, uint32_t loc);
 
 /* Sequential reader of one log file. Reads whole frames into a buffer it
  * owns; stops at end of file or at the first frame that does not validate
@@ -32,6 +32,12 @@ typedef struct ot_frame_reader {
   uint64_t damaged_at; /* its file offset */
   char why[96];
 } ot_frame_reader;
+
+/* Where a frame is in its file (a location's frames in the shared file). */
+typedef struct ot_frame_at {
+  uint64_t offset;
+  uint32_t seq;
+} ot_frame_at;
 
 /* Payload bytes read of a skimmed frame (at most: fewer when it is shorter). */
 #define OT_FRAME_SKIM 16u

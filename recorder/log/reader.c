@@ -17,13 +17,17 @@
 #define BATCH_BYTES (8u << 10)
 
 struct ot_reader {
-  ot_reader_head head; /* first: ot_reader_next reads it (reader.h) */
-  ot_frame_reader fr;
+  ot_reader_head head;   /* first: ot_reader_next reads it (reader.h) */
+  ot_frame_reader fr;    /* <loc>.log (fd -1: none) */
+  ot_frame_reader sh;    /* the shared file (fd -1: none) */
+  const ot_frame_at *at; /* the location's frames there, and the next one */
+  uint32_t nat, next_at;
   int in_records; /* dec holds a RECORDS frame being decoded */
   ot_codec_dec dec;
   uint64_t batch[BATCH_BYTES / 8];
   uint64_t frame_at; /* file offset and number of that frame */
   uint32_t frame_seq;
+  int shared_frame; /* the frame last returned by next_frame is the shared file's */
   ot_rec lost;
 };
 
@@ -37,6 +41,7 @@ ot_reader *ot_reader_open(const char *log_dir, uint32_t loc) {
   ot_reader *r = calloc(1, sizeof *r);
   if (!r)
     return NULL;
+  r->sh.fd = -1;
   if (ot_frame_open(&r->fr, path) < 0) {
     int e = errno;
     free(r);
@@ -46,11 +51,68 @@ ot_reader *ot_reader_open(const char *log_dir, uint32_t loc) {
   return r;
 }
 
+ot_reader *ot_reader_open_stream(const char *log_dir, uint32_t loc, const ot_frame_at *shared,
+                                 uint32_t n, uint64_t shared_trusted, int own) {
+  ot_reader *r;
+  if (own) {
+    r = ot_reader_open(log_dir, loc);
+  } else {
+    r = calloc(1, sizeof *r);
+    if (r)
+      r->fr.fd = r->sh.fd = -1;
+  }
+  if (!r || n == 0)
+    return r;
+  char path[PATH_MAX];
+  int k = snprintf(path, sizeof path, "%s/%s", log_dir, OT_LOG_SHARED_FILE);
+  if (k < 0 || (size_t)k >= sizeof path || ot_frame_open(&r->sh, path) < 0) {
+    int e = k < 0 || (size_t)k >= sizeof path ? ENAMETOOLONG : errno;
+    ot_reader_close(r);
+    errno = e;
+    return NULL;
+  }
+  r->sh.trusted = shared_trusted;
+  r->at = shared;
+  r->nat = n;
+  return r;
+}
+
+/* The next wanted frame of the stream: the shared file's listed frames,
+ * then the own file's. */
+static const ot_frame_hdr *next_frame(ot_reader *r, uint32_t want, const uint8_t **pl) {
+  while (r->next_at < r->nat) {
+    const ot_frame_at *a = &r->at[r->next_at++];
+    const ot_frame_hdr *h = ot_frame_again(&r->sh, a->offset, a->seq, pl);
+    if (!h) {
+      r->next_at = r->nat;
+      r->fr.damaged = 1;
+      r->fr.damaged_at = a->offset;
+      snprintf(r->fr.why, sizeof r->fr.why, "frame %u of %s no longer reads", (unsigned)a->seq,
+               OT_LOG_SHARED_FILE);
+      return NULL;
+    }
+    if (want & (1u << h->type)) {
+      r->shared_frame = 1;
+      return h;
+    }
+  }
+  r->shared_frame = 0;
+  return ot_frame_next(&r->fr, want, pl);
+}
+
+/* File offset of the frame next_frame just returned. */
+static uint64_t frame_offset(const ot_reader *r, const ot_frame_hdr *h) {
+  if (r->shared_frame)
+    return r->at[r->next_at - 1].offset;
+  return r->fr.offset - sizeof *h - h->length;
+}
+
 /* Marks the stream damaged at the frame just read. */
 static const ot_rec *bad_frame(ot_reader *r, const ot_frame_hdr *h, const char *what) {
   r->fr.damaged = 1;
-  r->fr.damaged_at = r->fr.offset - sizeof *h - h->length;
-  snprintf(r->fr.why, sizeof r->fr.why, "%s in frame %u", what, (unsigned)h->seq);
+  r->fr.damaged_at = frame_offset(r, h);
+  snprintf(r->fr.why, sizeof r->fr.why, "%s in %sframe %u", what,
+           r->shared_frame ? "the shared file's " : "", (unsigned)h->seq);
   r->in_records = 0;
   return NULL;
 }
@@ -77,7 +139,7 @@ const ot_rec *ot_reader_refill(ot_reader *r) {
       }
     }
     const uint8_t *pl;
-    const ot_frame_hdr *h = ot_frame_next(&r->fr, want, &pl);
+    const ot_frame_hdr *h = next_frame(r, want, &pl);
     if (!h)
       return NULL;
     if (h->type == OT_FRAME_LOST) {
@@ -100,7 +162,7 @@ const ot_rec *ot_reader_refill(ot_reader *r) {
     if (rh.bytes != h->length - sizeof rh)
       return bad_frame(r, h, "RECORDS byte count mismatch");
     ot_codec_dec_init(&r->dec, pl + sizeof rh, rh.bytes, rh.nrec);
-    r->frame_at = r->fr.offset - sizeof *h - h->length;
+    r->frame_at = frame_offset(r, h);
     r->frame_seq = h->seq;
     r->in_records = 1;
   }
@@ -130,5 +192,6 @@ void ot_reader_close(ot_reader *r) {
   if (!r)
     return;
   ot_frame_close(&r->fr);
+  ot_frame_close(&r->sh);
   free(r);
 }

@@ -1,11 +1,13 @@
 /* Record stream of one location over a record log (format.h): the records
- * of its RECORDS frames in file order, each LOST frame turned into one
+ * of its RECORDS frames in stream order (the shared file's, then its own
+ * file's), each LOST frame turned into one
  * OT_LOST record in its place. Reads one frame at a time (bounded memory),
  * prints nothing: the caller reports damage. */
 #ifndef OMPTRACE_LOG_READER_H
 #define OMPTRACE_LOG_READER_H
 
 #include "buffer/record.h"
+#include "log/frame.h"
 
 #include <stdint.h>
 
@@ -22,6 +24,12 @@ typedef struct ot_reader_head {
 /* Opens <log_dir>/<loc>.log. NULL with errno set when it cannot be opened
  * (ENOENT: no such file, which the caller may take as "no records"). */
 ot_reader *ot_reader_open(const char *log_dir, uint32_t loc);
+/* Opens location loc's whole stream: its n frames of the shared file at
+ * `shared` (the caller's array, kept until the close; frames ending at or
+ * before shared_trusted are not CRC-checked again), then <loc>.log when
+ * `own`. NULL with errno set when a file cannot be opened. */
+ot_reader *ot_reader_open_stream(const char *log_dir, uint32_t loc, const ot_frame_at *shared,
+                                 uint32_t n, uint64_t shared_trusted, int own);
 
 /* Frames of the file ending at or before byte `end` were validated by an
  * earlier reading (ot_run_load): their CRC is not checked again. Every

@@ -552,10 +552,11 @@ def t_torn_frame():
     The recovered archive keeps all of phase 1 on location 1 and none of
     phase 2 there; the other locations keep both phases; one line names the
     damage. (A worker: when the master's fork records are lost, the
-    workers' regions of that part have no source address, by design.)"""
+    workers' regions of that part have no source address, by design.)
+    Every thread has its own file here (OMPTRACE_LOG_SHARED=0)."""
     tag = "torn-frame"
     out = fresh(tag)
-    p = Proc([prog("victim"), "par1", "wait", "par2", "wait"], out)
+    p = Proc([prog("victim"), "par1", "wait", "par2", "wait"], out, {"OMPTRACE_LOG_SHARED": "0"})
     wait_log_past(p, out, p.line("reached 1"))
     torn = 1
     torn_log = os.path.join(log_dir(out), "%d.log" % torn)
@@ -598,6 +599,52 @@ def t_torn_frame():
         if got != [PHASE] * len(others):
             fail("%s: Enter(parallel @%s) on locations %r: %r, expected %d each" % (
                 tag, marker, others, got, PHASE))
+    for f in t.failures:
+        fail("%s: %s" % (tag, f))
+
+
+def t_torn_shared():
+    """A torn frame in the shared file, where every thread writes here
+    (OMPTRACE_LOG_SHARED=16M): killed after phase 2, the file is cut in the
+    middle of its first RECORDS frame written after phase 1. Every location
+    keeps all of phase 1 and none of phase 2 (nothing valid follows the
+    cut); one line names the shared file and the threads cut off; no
+    <loc>.log was created."""
+    tag = "torn-shared"
+    out = fresh(tag)
+    p = Proc([prog("victim"), "par1", "wait", "par2", "wait"], out,
+             {"OMPTRACE_LOG_SHARED": "16M"})
+    wait_log_past(p, out, p.line("reached 1"))
+    shared = os.path.join(log_dir(out), "shared")
+    size1 = os.path.getsize(shared)
+    p.go()
+    wait_log_past(p, out, p.line("reached 2"))
+    os.kill(p.pid, signal.SIGKILL)
+    expect_status(tag, p.finish(), -signal.SIGKILL)
+    own = [n for n in os.listdir(log_dir(out)) if n.endswith(".log")]
+    if own:
+        fail("%s: files of their own with OMPTRACE_LOG_SHARED=16M: %r" % (tag, own))
+    later = [(off, pay) for off, typ, _, pay in frames(shared)
+             if typ == FRAME_RECORDS and off >= size1]
+    if not later:
+        fail("%s: the shared file has no RECORDS frame after phase 1" % tag)
+        return
+    off, pay = later[0]
+    os.truncate(shared, off + HDR.size + len(pay) // 2)
+    want = "omptrace: %s is damaged after %d frames (torn: " % (shared, len(frames(shared)))
+    rc, stdout, err = recover(out)
+    expect_status(tag + ": recover torn log", rc, 0)
+    said = [l for l in (stdout + err).splitlines() if shared in l]
+    if len(said) != 1 or not said[0].startswith(want) or \
+            "what %d threads wrote after it is not in the trace" % THREADS not in said[0]:
+        fail("%s: expected one line %r..., got %r" % (tag, want, said))
+    t = load(tag, out, "victim", False, True, p.pid)
+    m = archive.markers(source("victim"))
+    for marker, want in (("par1", PHASE), ("par2", 0)):
+        got = [t.enter_count("parallel", m[marker], l) for l in sorted(t.locs)]
+        if got != [want] * THREADS:
+            fail("%s: Enter(parallel @%s) per location: %r, expected %d each" % (
+                tag, marker, got, want))
     for f in t.failures:
         fail("%s: %s" % (tag, f))
 
@@ -949,6 +996,7 @@ CASES = {
     "exit": lambda: t_crash("exit"), "quick_exit": lambda: t_crash("quick_exit"),
     "underscore_exit": lambda: t_left_log("_exit"), "sigkill": lambda: t_left_log("kill"),
     "recover_twice": t_recover_twice, "torn_frame": t_torn_frame,
+    "torn_shared": t_torn_shared,
     "deadlock_kill": t_deadlock_kill, "snapshot": t_snapshot,
     "fork": t_fork, "fork_exec": t_fork_exec,
     "disk_full": t_disk_full, "disk_freed": t_disk_freed, "threads256": t_threads256,

@@ -434,13 +434,13 @@ def t_full_disk():
 
 # ---- the record log (recorder/log/format.h), read independently -------------
 
-LOG_HDR = struct.Struct("<IBBHIIII")  # magic type version flags length seq crc reserved
+LOG_HDR = struct.Struct("<IBBHIIII")  # magic type version flags length seq crc loc
 LOG_MAGIC, LOG_CLOCK, LOG_THREAD, LOG_RECORDS, LOG_LOST = 0x474C544F, 2, 16, 17, 19
 
 
 def log_frames(path):
-    """(type, payload) of each frame of a log file, and whether the frames
-    cover the whole file (no torn or damaged tail)."""
+    """(type, payload, loc) of each frame of a log file, and whether the
+    frames cover the whole file (no torn or damaged tail)."""
     with open(path, "rb") as f:
         data = f.read()
     out, off = [], 0
@@ -452,28 +452,33 @@ def log_frames(path):
         hdr0 = LOG_HDR.pack(magic, typ, ver, 0, length, seq, 0, res)
         if zlib.crc32(data[off + LOG_HDR.size:end], zlib.crc32(hdr0)) & 0xFFFFFFFF != crc:
             break
-        out.append((typ, data[off + LOG_HDR.size:end]))
+        out.append((typ, data[off + LOG_HDR.size:end], res))
         off = end
     return out, off == len(data)
 
 
 def log_counts(out, tag):
     """{loc: [records in RECORDS frames, records in LOST frames, LOST frames]}
-    of <out>/.log; every file must be whole frames with THREAD first."""
+    of <out>/.log, the shared file's frames by the location in their header
+    and each <loc>.log's; every file must be whole frames, and every
+    location's frames start with its THREAD frame in both."""
     d = os.path.join(out, ".log")
-    counts = {}
-    for name in sorted(os.listdir(d)):
+    counts, seen = {}, set()
+    names = sorted(os.listdir(d), key=lambda n: (n != "shared", n))
+    for name in names:
         frames, whole = log_frames(os.path.join(d, name))
         if not whole:
             fail("%s: %s does not end on a frame boundary" % (tag, name))
-        if name == "process" or not name.endswith(".log"):
+        if name == "process" or not (name == "shared" or name.endswith(".log")):
             continue
-        loc = int(name[:-4])
-        if frames and (frames[0][0] != LOG_THREAD or
-                       struct.unpack_from("<I", frames[0][1])[0] != loc):
-            fail("%s: %s does not start with its THREAD frame" % (tag, name))
-        c = counts.setdefault(loc, [0, 0, 0])
-        for typ, pay in frames:
+        for typ, pay, loc in frames:
+            if name != "shared":
+                loc = int(name[:-4])
+            first = (name, loc) not in seen
+            seen.add((name, loc))
+            if first and (typ != LOG_THREAD or struct.unpack_from("<I", pay)[0] != loc):
+                fail("%s: location %d does not start with its THREAD frame in %s" % (tag, loc, name))
+            c = counts.setdefault(loc, [0, 0, 0])
             if typ == LOG_RECORDS:
                 c[0] += struct.unpack_from("<I", pay)[0]
             elif typ == LOG_LOST:
@@ -488,7 +493,7 @@ def wait_flushed(out, t0_ns, proc, tag):
     process = os.path.join(out, ".log", "process")
     while proc.poll() is None:
         frames, _ = log_frames(process) if os.path.exists(process) else ([], True)
-        later = [1 for typ, pay in frames
+        later = [1 for typ, pay, _ in frames
                  if typ == LOG_CLOCK and struct.unpack_from("<QQ", pay)[1] > t0_ns]
         if len(later) >= 2:
             return True

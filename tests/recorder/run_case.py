@@ -63,9 +63,9 @@ def same_as_recovered(recover, out, err):
         problems.append("finalize did not take the scan from the flusher: %r" %
                         re.findall(r"omptrace: scan: .*", err))
     # Finalize reads the logs it wrote itself without their CRCs (finalize/run.c).
-    m = re.search(r"omptrace: log: (\d+) of (\d+) thread logs are as this process wrote them", err)
+    m = re.search(r"omptrace: log: (\d+) of (\d+) thread log files are as this process wrote them", err)
     if not m or m.group(1) != m.group(2):
-        problems.append("finalize did not read every thread log as written: %r" %
+        problems.append("finalize did not read every thread log file as written: %r" %
                         (m.group(0) if m else None))
     again = out + ".recovered"
     shutil.rmtree(again, ignore_errors=True)

@@ -108,9 +108,9 @@ def regions_flushed(out):
         return False
 
 
-def killed_regions(d):
+def killed_regions(d, extra=None):
     """The regions program, killed after its REGIONS regions are in the log."""
-    p, line = traced("rcv_regions", [], d)
+    p, line = traced("rcv_regions", [], d, extra)
     eq(line.split()[:2], ["ready", str(REGIONS)], "regions program's first line")
     probe_until(d, regions_flushed)
     kill(p)
@@ -251,7 +251,7 @@ def case_damaged():
     as the log cut at the start of that frame (only validated frames
     count)."""
     d = os.path.join(A.work, "damaged")
-    killed_regions(d)
+    killed_regions(d, {"OMPTRACE_LOG_SHARED": "0"})  # the worker's frames all in 1.log
     logdir = os.path.join(d, ".log")
     victim = "1.log"  # the worker: the regions keep their names from the master's forks
     recs = [fr for fr in frames(os.path.join(logdir, victim)) if fr[1] == 17]  # RECORDS
@@ -292,6 +292,71 @@ def case_damaged():
     for kind in ("torn", "corrupt"):
         eq(variants[kind] == variants["cut"], True,
            "the %s log gives the archive of the log cut before that frame" % kind)
+
+
+def case_damaged_shared():
+    """Each thread writes its first 600 bytes of frames to the shared file,
+    then to a file of its own. A torn or corrupt RECORDS frame in the shared
+    file, or the file cut there, leaves a gap in the stream of every thread
+    with frames from there on: such a thread ends at that frame (its own
+    file, which would follow the gap, is left out, one line each); a torn or
+    corrupt shared file also counts every thread without a file of its own
+    as damaged. The three variants give the same archive."""
+    d = os.path.join(A.work, "damaged-shared")
+    killed_regions(d, {"OMPTRACE_LOG_SHARED": "600"})
+    logdir = os.path.join(d, ".log")
+    own = {int(n[:-4]) for n in os.listdir(logdir) if n.endswith(".log")}
+    with open(os.path.join(logdir, "shared"), "rb") as f:
+        data = f.read()
+    hdrs, off = [], 0  # (offset, type, length, loc) of every frame
+    while off + 24 <= len(data):
+        _, typ, _, _, length, _, _, loc = struct.unpack_from("<IBBHIIII", data, off)
+        hdrs.append((off, typ, length, loc))
+        off += 24 + length
+    recs = [h for h in hdrs if h[1] == 17]  # RECORDS
+    if len(recs) < 2:
+        fail("the shared file has %d RECORDS frames" % len(recs))
+        return
+    start, _, length, _ = recs[len(recs) // 2]
+    after = {h[3] for h in hdrs if h[0] >= start}
+    left = sorted("%d.log" % l for l in after & own)
+    if not left:
+        fail("no thread with a file of its own has frames in the shared file after byte %d "
+             "(files of their own: %r)" % (start, sorted(own)))
+    shared_only = {h[3] for h in hdrs} - own
+    variants = {}
+    for kind in ("cut", "torn", "corrupt"):
+        v = "%s-%s" % (d, kind)
+        shutil.rmtree(v, ignore_errors=True)
+        shutil.copytree(d, v)
+        path = os.path.join(v, ".log", "shared")
+        if kind == "cut":
+            os.truncate(path, start)
+        elif kind == "torn":
+            os.truncate(path, start + 24 + length - 3)
+        else:
+            with open(path, "r+b") as f:
+                f.seek(start + 24 + length // 2)
+                b = f.read(1)
+                f.seek(start + 24 + length // 2)
+                f.write(bytes([b[0] ^ 0x5a]))
+        r = run([A.recover, "--keep", v])
+        eq(r.returncode, 0, "recover of the %s shared file (stderr %r)" % (kind, r.stderr))
+        damaged = len(left) + (0 if kind == "cut" else len(shared_only))
+        eq(r.stdout, recovered_line(v, 2, 2, damaged=damaged),
+           "report line of the %s shared file" % kind)
+        said = sorted(re.findall(r"^omptrace: \S+/(\d+\.log) continues frames of thread \d+ "
+                                 r"that the damaged shared lost", r.stderr, re.M))
+        eq(said, left, "own files left out (%s)" % kind)
+        anchor = os.path.join(v, "traces.otf2")
+        t = archive.Trace(anchor)
+        otf2_print.check_with_otf2_print(t)
+        for f in t.failures:
+            fail("%s: %s" % (anchor, f))
+        variants[kind] = otf2_events(anchor)
+    for kind in ("torn", "corrupt"):
+        eq(variants[kind] == variants["cut"], True,
+           "the %s shared file gives the archive of the file cut before that frame" % kind)
 
 
 def case_summary():
@@ -468,7 +533,8 @@ def case_snapshot():
 
 
 CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
-         "damaged": case_damaged, "summary": case_summary,
+         "damaged": case_damaged, "damaged_shared": case_damaged_shared,
+         "summary": case_summary,
          "where_locks": lambda: case_where("locks"),
          "where_critical": lambda: case_where("critical"),
          "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended}

@@ -96,6 +96,8 @@ static int dump(const char *dir, const char *name, int dump_recs) {
     frames++;
     printf("  @%llu %s seq=%u length=%u", (unsigned long long)at, type_name(h->type), h->seq,
            h->length);
+    if (!strcmp(name, OT_LOG_SHARED_FILE))
+      printf(" loc=%u", h->loc);
     at = fr.offset;
     if (h->type == OT_FRAME_RECORDS) {
       if (records(pl, h->length, dump_recs, &nrec, &bytes) < 0) {
@@ -110,10 +112,14 @@ static int dump(const char *dir, const char *name, int dump_recs) {
       memcpy(&l, pl, sizeof l);
       printf(" count=%llu first_ts=%llu last_ts=%llu\n", (unsigned long long)l.count,
              (unsigned long long)l.first_ts, (unsigned long long)l.last_ts);
-    } else if (h->type == OT_FRAME_THREAD && h->length == sizeof(ot_log_thread)) {
-      ot_log_thread t;
-      memcpy(&t, pl, sizeof t);
-      printf(" loc=%u type=%d tid=%d nval=%u\n", t.loc, t.type, t.tid, t.nval);
+    } else if (h->type == OT_FRAME_THREAD &&
+               (h->length == sizeof(ot_log_thread) || h->length == OT_LOG_THREAD_MIN)) {
+      ot_log_thread t = {0};
+      memcpy(&t, pl, h->length);
+      printf(" loc=%u type=%d tid=%d nval=%u", t.loc, t.type, t.tid, t.nval);
+      if (h->length == sizeof t)
+        printf(" shared_bytes=%llu", (unsigned long long)t.shared_bytes);
+      printf("\n");
     } else {
       printf("\n");
     }
@@ -130,13 +136,16 @@ static int dump(const char *dir, const char *name, int dump_recs) {
   return rc;
 }
 
-/* "process" first, then the locations in numeric order. */
+static int rank(const char *name) {
+  return !strcmp(name, OT_LOG_PROCESS_FILE) ? 0 : !strcmp(name, OT_LOG_SHARED_FILE) ? 1 : 2;
+}
+
+/* "process" first, "shared", then the locations in numeric order. */
 static int by_name(const void *a, const void *b) {
   const char *x = *(char *const *)a, *y = *(char *const *)b;
   unsigned long lx = strtoul(x, NULL, 10), ly = strtoul(y, NULL, 10);
-  int px = !strcmp(x, OT_LOG_PROCESS_FILE), py = !strcmp(y, OT_LOG_PROCESS_FILE);
-  if (px != py)
-    return py - px;
+  if (rank(x) != rank(y))
+    return rank(x) - rank(y);
   return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
 }
 
@@ -157,7 +166,7 @@ int main(int argc, char **argv) {
   struct dirent *e;
   while ((e = readdir(d)) && n < sizeof names / sizeof names[0]) {
     size_t l = strlen(e->d_name);
-    if (!strcmp(e->d_name, OT_LOG_PROCESS_FILE) ||
+    if (!strcmp(e->d_name, OT_LOG_PROCESS_FILE) || !strcmp(e->d_name, OT_LOG_SHARED_FILE) ||
         (l > 4 && !strcmp(e->d_name + l - 4, OT_LOG_THREAD_SUFFIX)))
       names[n++] = strdup(e->d_name);
   }

@@ -24,7 +24,7 @@ static const uint8_t *make(unsigned type, uint32_t len, uint32_t seq, size_t *si
   uint8_t *pl = (uint8_t *)(h + 1);
   for (uint32_t i = 0; i < len; i++)
     pl[i] = (uint8_t)(i * 7 + seq);
-  *size = ot_frame_seal(h, type, len, seq);
+  *size = ot_frame_seal(h, type, len, seq, 0);
   return (const uint8_t *)buf;
 }
 
@@ -141,7 +141,7 @@ static void damage(void) {
     f = make(OT_FRAME_THREAD + 1, 103, 1, &size);
     uint8_t copy[256];
     memcpy(copy, f, size);
-    copy[in_header ? 20 : 24 + 50] ^= 0x10; /* reserved word / payload */
+    copy[in_header ? 20 : 24 + 50] ^= 0x10; /* loc word / payload */
     append(copy, size);
     add(2);
     expect_damage(in_header ? "flipped header byte" : "flipped payload byte", 1, at, "crc");
@@ -182,7 +182,7 @@ static void damage(void) {
       hp->version = (uint8_t)bad[i].value;
     else
       hp->type = (uint8_t)bad[i].value;
-    ot_frame_seal(hp, hp->type, 8, 1); /* valid CRC; restore the bad field */
+    ot_frame_seal(hp, hp->type, 8, 1, 0); /* valid CRC; restore the bad field */
     if (bad[i].field == 0)
       hp->magic = bad[i].value;
     else if (bad[i].field == 1)
