@@ -393,9 +393,11 @@ static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc) {
 }
 
 /* The shared file: the first frames of (nearly) every location. Left open
- * in *fr for the times of last records (fd -1 when there is none). A
- * damaged end may have cut off any location that had no file of its own
- * yet: each is marked, and the file is named once. */
+ * in *fr for the times of last records (fd -1 when there is none). A torn
+ * last frame (the process died writing it, or a reader of a growing log
+ * came first) cut off the location its header names; a damaged frame
+ * before the end may have cut off any location without a file of its own:
+ * each such location is marked, and the file is named once. */
 static int load_shared(ot_run *run, ot_frame_reader *fr, ot_run_written_fn written) {
   char path[PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/" OT_LOG_SHARED_FILE, run->log_dir);
@@ -409,7 +411,18 @@ static int load_shared(ot_run *run, ot_frame_reader *fr, ot_run_written_fn writt
   }
   int rc = apply_file(run, fr, UINT32_MAX);
   run->shared_end = fr->offset;
-  if (fr->damaged) {
+  if (fr->damaged && fr->torn) {
+    uint32_t l = fr->torn_loc;
+    if (l < run->nthreads && run->threads[l].present && !run->threads[l].own)
+      damaged(run, &run->threads[l]);
+    if (l < run->nthreads)
+      ot_warn("%s ends in a torn frame of thread %u after %u frames (%s): the rest of thread %u "
+              "is not in the trace",
+              path, l, (unsigned)fr->next_seq, fr->why, l);
+    else
+      ot_warn("%s ends in a torn frame after %u frames (%s)", path, (unsigned)fr->next_seq,
+              fr->why);
+  } else if (fr->damaged) {
     uint32_t cut = 0;
     for (uint32_t i = 0; i < run->nthreads; i++)
       if (run->threads[i].present && !run->threads[i].own) {

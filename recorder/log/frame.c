@@ -74,8 +74,11 @@ static const ot_frame_hdr *read_frame(ot_frame_reader *r) {
     return NULL; /* clean end: a later call sees frames appended since */
   if (got < 0)
     return damaged(r, "read error (errno %llu)", (unsigned long long)errno);
-  if ((size_t)got < sizeof h)
+  if ((size_t)got < sizeof h) {
+    r->torn = 1;
+    r->torn_loc = UINT32_MAX;
     return damaged(r, "torn: %llu of 24 header bytes", (unsigned long long)got);
+  }
   if (h.magic != OT_LOG_MAGIC)
     return damaged(r, "bad magic 0x%08llx", h.magic);
   if (h.version != OT_LOG_VERSION)
@@ -104,8 +107,11 @@ static const ot_frame_hdr *read_frame(ot_frame_reader *r) {
   got = read_at(r->fd, r->buf + sizeof h, take, r->offset + sizeof h);
   if (got < 0)
     return damaged(r, "read error (errno %llu)", (unsigned long long)errno);
-  if ((size_t)got < take)
+  if ((size_t)got < take) {
+    r->torn = 1;
+    r->torn_loc = h.loc;
     return damaged(r, "torn: %llu payload bytes missing", take - (unsigned long long)got);
+  }
   if (!trusted && frame_crc(&h, r->buf + sizeof h) != h.crc)
     return damaged(r, "crc mismatch in frame %llu", h.seq);
   r->next_seq++;

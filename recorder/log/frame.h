@@ -30,6 +30,8 @@ typedef struct ot_frame_reader {
   size_t cap;
   int damaged;         /* a frame failed validation (torn or corrupt) */
   uint64_t damaged_at; /* its file offset */
+  int torn;            /* the damage is the end of the file cutting a frame short ... */
+  uint32_t torn_loc;   /* ... whose header names this location (UINT32_MAX: header cut) */
   char why[96];
 } ot_frame_reader;
 

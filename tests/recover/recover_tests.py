@@ -299,9 +299,10 @@ def case_damaged_shared():
     then to a file of its own. A torn or corrupt RECORDS frame in the shared
     file, or the file cut there, leaves a gap in the stream of every thread
     with frames from there on: such a thread ends at that frame (its own
-    file, which would follow the gap, is left out, one line each); a torn or
-    corrupt shared file also counts every thread without a file of its own
-    as damaged. The three variants give the same archive."""
+    file, which would follow the gap, is left out, one line each); a corrupt
+    shared file also counts every thread without a file of its own as
+    damaged, a torn one the thread of the torn frame. The three variants give
+    the same archive."""
     d = os.path.join(A.work, "damaged-shared")
     killed_regions(d, {"OMPTRACE_LOG_SHARED": "600"})
     logdir = os.path.join(d, ".log")
@@ -317,7 +318,7 @@ def case_damaged_shared():
     if len(recs) < 2:
         fail("the shared file has %d RECORDS frames" % len(recs))
         return
-    start, _, length, _ = recs[len(recs) // 2]
+    start, _, length, torn_loc = recs[len(recs) // 2]
     after = {h[3] for h in hdrs if h[0] >= start}
     left = sorted("%d.log" % l for l in after & own)
     if not left:
@@ -342,7 +343,9 @@ def case_damaged_shared():
                 f.write(bytes([b[0] ^ 0x5a]))
         r = run([A.recover, "--keep", v])
         eq(r.returncode, 0, "recover of the %s shared file (stderr %r)" % (kind, r.stderr))
-        damaged = len(left) + (0 if kind == "cut" else len(shared_only))
+        # A torn end cuts off only the thread whose frame it is.
+        damaged = len(left) + {"cut": 0, "torn": int(torn_loc in shared_only),
+                               "corrupt": len(shared_only)}[kind]
         eq(r.stdout, recovered_line(v, 2, 2, damaged=damaged),
            "report line of the %s shared file" % kind)
         said = sorted(re.findall(r"^omptrace: \S+/(\d+\.log) continues frames of thread \d+ "

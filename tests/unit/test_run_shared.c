@@ -5,7 +5,8 @@
  * its own loads as well. A corrupt frame in the middle of the shared file
  * ends every stream there: a location whose own file says it continues
  * more shared bytes than were found keeps only what precedes the gap, and
- * the rest of the shared-only locations are marked damaged. Frames this
+ * the rest of the shared-only locations are marked damaged; a torn last
+ * frame marks only the location it belongs to. Frames this
  * process "wrote" (the ot_run_written_fn) are read without CRCs and give
  * the same run. */
 #include "check.h"
@@ -197,7 +198,26 @@ int main(void) {
   CHECK_I64("gap: 2 whole", t->damaged * 100 + stream(&run, 2, ts, &nl), 6);
   ot_run_free(&run);
 
-  char cmd[128];
+  /* The shared file's last frame (location 0's) torn: location 0 has a gap
+   * before its own file, location 1 is whole. */
+  char cmd[160];
+  snprintf(cmd, sizeof cmd, "rm -f %s/*", logdir);
+  if (system(cmd) != 0)
+    perror("unit_run_shared: rm");
+  memset(shared_of, 0, sizeof shared_of);
+  shared_seq = 0;
+  write_log();
+  if (truncate(shared, (off_t)file_size(OT_LOG_SHARED_FILE) - 5) != 0)
+    perror("unit_run_shared: truncate");
+  CHECK_I64("torn: load", ot_run_load(&run, dir, 0, NULL), 0);
+  CHECK_U64("torn: damaged: 0 only", run.ndamaged, 1);
+  t = &run.threads[0];
+  CHECK_I64("torn: 0 damaged, own file left out", t->damaged * 10 + t->own, 10);
+  CHECK_U64("torn: 0 stream: its first RECORDS", stream(&run, 0, ts, &nl), 3);
+  t = &run.threads[1];
+  CHECK_I64("torn: 1 whole", t->damaged * 100 + stream(&run, 1, ts, &nl), 3);
+  ot_run_free(&run);
+
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0)
     perror("unit_run_shared: cleanup");
