@@ -246,6 +246,27 @@ def frames(path):
     return out
 
 
+def damaged_copy(d, kind, name, start, length):
+    """A copy of run directory d whose log file `name` is cut at the frame
+    at `start` (payload `length` bytes), torn 3 bytes before that frame's
+    end, or has a flipped byte in its payload (kind cut, torn, corrupt)."""
+    v = "%s-%s" % (d, kind)
+    shutil.rmtree(v, ignore_errors=True)
+    shutil.copytree(d, v)
+    path = os.path.join(v, ".log", name)
+    if kind == "cut":
+        os.truncate(path, start)
+    elif kind == "torn":
+        os.truncate(path, start + 24 + length - 3)
+    else:
+        with open(path, "r+b") as f:
+            f.seek(start + 24 + length // 2)
+            b = f.read(1)
+            f.seek(start + 24 + length // 2)
+            f.write(bytes([b[0] ^ 0x5a]))
+    return v
+
+
 def case_damaged():
     """A torn last frame and a corrupt byte in the worker's log: each reads
     as the log cut at the start of that frame (only validated frames
@@ -261,20 +282,7 @@ def case_damaged():
     start, _, length = recs[-1]
     variants = {}
     for kind in ("cut", "torn", "corrupt"):
-        v = "%s-%s" % (d, kind)
-        shutil.rmtree(v, ignore_errors=True)
-        shutil.copytree(d, v)
-        path = os.path.join(v, ".log", victim)
-        if kind == "cut":
-            os.truncate(path, start)
-        elif kind == "torn":
-            os.truncate(path, start + 24 + length - 3)
-        else:
-            with open(path, "r+b") as f:
-                f.seek(start + 24 + length // 2)
-                b = f.read(1)
-                f.seek(start + 24 + length // 2)
-                f.write(bytes([b[0] ^ 0x5a]))
+        v = damaged_copy(d, kind, victim, start, length)
         r = run([A.recover, "--keep", v])
         eq(r.returncode, 0, "recover of the %s log (stderr %r)" % (kind, r.stderr))
         eq(r.stdout, recovered_line(v, 2, 2, damaged=0 if kind == "cut" else 1),
@@ -327,20 +335,7 @@ def case_damaged_shared():
     shared_only = {h[3] for h in hdrs} - own
     variants = {}
     for kind in ("cut", "torn", "corrupt"):
-        v = "%s-%s" % (d, kind)
-        shutil.rmtree(v, ignore_errors=True)
-        shutil.copytree(d, v)
-        path = os.path.join(v, ".log", "shared")
-        if kind == "cut":
-            os.truncate(path, start)
-        elif kind == "torn":
-            os.truncate(path, start + 24 + length - 3)
-        else:
-            with open(path, "r+b") as f:
-                f.seek(start + 24 + length // 2)
-                b = f.read(1)
-                f.seek(start + 24 + length // 2)
-                f.write(bytes([b[0] ^ 0x5a]))
+        v = damaged_copy(d, kind, "shared", start, length)
         r = run([A.recover, "--keep", v])
         eq(r.returncode, 0, "recover of the %s shared file (stderr %r)" % (kind, r.stderr))
         # A torn end cuts off only the thread whose frame it is.
