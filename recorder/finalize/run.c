@@ -1,6 +1,7 @@
 /* Loading the run model (finalize/run.h) from the record log: META, CLOCK
  * and MAPS from the process file, each location's THREAD, CAPTURES, STATS
- * and LOST frames from the shared file and its <loc>.log. Records themselves stay on disk: the
+ * and LOST frames from the shared file and its <loc>.log (what each frame
+ * says: finalize/run_frames.c). Records themselves stay on disk: the
  * finalize passes stream them (log/reader.h), so memory does not grow with
  * the trace. Nothing here looks at the running process. */
 #include "finalize/run.h"
@@ -8,7 +9,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/output_dir.h"
-#include "log/codec.h"
+#include "finalize/run_frames.h"
 #include "log/format.h"
 #include "log/frame.h"
 #include "log/meta.h"
@@ -126,145 +127,6 @@ static int load_process(ot_run *run) {
   return 0;
 }
 
-/* Appends a CAPTURES frame's bytes at their offset into the thread's
- * sample or context buffer (frames arrive in order; the buffer is the
- * concatenation of what was written). */
-static int add_captures(ot_run_thread *t, const uint8_t *p, uint32_t len) {
-  if (len < sizeof(ot_log_captures))
-    return 0;
-  ot_log_captures c;
-  memcpy(&c, p, sizeof c);
-  ot_cap_buf *b = c.which == OT_LOG_CONTEXTS ? &t->sampler.contexts : &t->sampler.samples;
-  size_t n = len - sizeof c;
-  if (c.offset > OT_LOG_MAX_FRAME * 1024ull || c.offset != b->used)
-    return 0; /* a gap or an overlap: the captures after it cannot be placed */
-  if (b->used + n > b->cap) {
-    size_t cap = b->cap ? b->cap : 1u << 16;
-    while (cap < b->used + n)
-      cap *= 2;
-    uint8_t *nb = realloc(b->base, cap);
-    if (!nb)
-      return -1;
-    b->base = nb;
-    b->cap = cap;
-  }
-  memcpy(b->base + b->used, p + sizeof c, n);
-  b->used += n;
-  return 0;
-}
-
-/* Keeps the whole, well-formed captures at the start of a rebuilt buffer:
- * the finalize passes walk captures by their sizes and trust them. */
-static void trim_captures(ot_cap_buf *b) {
-  size_t at = 0;
-  while (b->used - at >= sizeof(ot_capture)) {
-    const ot_capture *c = (const ot_capture *)(b->base + at);
-    size_t need = sizeof *c + c->nlevels * sizeof(ot_cap_level) + c->nframes * sizeof(ot_cap_frame);
-    if (c->size % 8 || c->size < need || c->size > b->used - at)
-      break;
-    at += c->size;
-  }
-  b->used = at;
-}
-
-static void apply_stats(ot_run_thread *t, const uint8_t *p, uint32_t len) {
-  ot_log_stats s;
-  if (len < sizeof s)
-    return;
-  memcpy(&s, p, sizeof s);
-  t->records = s.records;
-  t->stall_ns = s.stall_ns;
-  ot_sampler_thread *st = &t->sampler;
-  st->taken = s.taken;
-  st->full = s.full;
-  st->busy_skips = s.busy_skips;
-  st->ctx_full = s.ctx_full;
-  st->ctx_taken = s.ctx_taken;
-  st->ctx_reused = s.ctx_reused;
-  st->sample_ticks = s.sample_ticks;
-  st->ctx_ticks = s.ctx_ticks;
-  st->expirations = s.expirations;
-  st->armed_ns = s.armed_ns;
-  st->disarmed_ns = s.disarmed_ns;
-}
-
-/* Raw time of the last record of a RECORDS frame's payload. */
-static uint64_t last_time(const uint8_t *p, uint32_t len) {
-  if (len < sizeof(ot_log_records))
-    return 0;
-  ot_log_records h;
-  memcpy(&h, p, sizeof h);
-  if (h.bytes > len - sizeof h)
-    return 0;
-  static ot_codec_dec d; /* large: keep it off the stack */
-  ot_codec_dec_init(&d, p + sizeof h, h.bytes, h.nrec);
-  uint64_t ts = 0;
-  for (const ot_rec *r; (r = ot_codec_dec_next(&d)) != NULL;)
-    ts = r->ts;
-  return ts;
-}
-
-_Static_assert(sizeof(ot_log_records) <= OT_FRAME_SKIM, "a skimmed RECORDS frame holds its count");
-
-/* A RECORDS or LOST frame of the shared file, listed for the location's
- * readers. */
-static int list_shared(ot_run_thread *t, ot_frame_at at) {
-  if (t->nshared == t->shared_cap) {
-    uint32_t cap = t->shared_cap ? 2 * t->shared_cap : 16;
-    ot_frame_at *n = realloc(t->shared, cap * sizeof *n);
-    if (!n)
-      return -1;
-    t->shared = n;
-    t->shared_cap = cap;
-  }
-  t->shared[t->nshared++] = at;
-  return 0;
-}
-
-/* What one frame of location t says, everything but the records'
- * contents; `at` is where it is, in the shared file (in_shared) or in the
- * location's own. */
-static int apply_frame(ot_run_thread *t, const ot_frame_hdr *h, const uint8_t *p, ot_frame_at at,
-                       int in_shared) {
-  switch (h->type) {
-  case OT_FRAME_THREAD:
-    if (h->length >= OT_LOG_THREAD_MIN) {
-      ot_log_thread th;
-      memcpy(&th, p, OT_LOG_THREAD_MIN);
-      t->present = 1;
-      t->type = th.type;
-      t->tid = th.tid;
-      t->nval = th.nval;
-    }
-    return 0;
-  case OT_FRAME_RECORDS:
-    if (h->length >= sizeof(ot_log_records)) {
-      ot_log_records rh;
-      memcpy(&rh, p, sizeof rh);
-      t->logged += rh.nrec;
-      t->last = at;
-      t->last_in = in_shared ? 1 : 2;
-      return in_shared ? list_shared(t, at) : 0;
-    }
-    return 0;
-  case OT_FRAME_CAPTURES:
-    return add_captures(t, p, h->length);
-  case OT_FRAME_LOST:
-    if (h->length >= sizeof(ot_log_lost)) {
-      ot_log_lost l;
-      memcpy(&l, p, sizeof l);
-      t->lost += l.count;
-      return in_shared ? list_shared(t, at) : 0;
-    }
-    return 0;
-  case OT_FRAME_STATS:
-    apply_stats(t, p, h->length);
-    return 0;
-  default:
-    return 0;
-  }
-}
-
 /* Opens a log file of locations for loading. Of the frames `written` says
  * this process wrote whole (nothing cut off or appended since), RECORDS
  * frames are only skimmed (their record count), and CRCs not checked. */
@@ -282,11 +144,59 @@ static int open_file(ot_run *run, ot_frame_reader *fr, const char *path, uint32_
   return 0;
 }
 
-/* Reads each frame of fr through apply_frame for location loc (or, in the
+/* Room for locations up to loc (capacity in powers of two). */
+static uint32_t capacity(uint32_t n) {
+  uint32_t c = 16;
+  while (c < n)
+    c *= 2;
+  return c;
+}
+
+static int grow_threads(ot_run *run, uint32_t loc) {
+  if (loc < run->nthreads)
+    return 0;
+  uint32_t n = loc + 1;
+  if (!run->threads || capacity(n) != capacity(run->nthreads)) {
+    ot_run_thread *t = realloc(run->threads, capacity(n) * sizeof *t);
+    if (!t)
+      return -1;
+    run->threads = t;
+  }
+  memset(run->threads + run->nthreads, 0, (n - run->nthreads) * sizeof *run->threads);
+  run->nthreads = n;
+  return 0;
+}
+
+/* Reads each frame of fr through ot_run_apply_frame for location loc (or, in the
  * shared file, loc UINT32_MAX: the location its header names). 1 when
  * loc's own file continues more of its frames in the shared file than were
  * found there: nothing of it is applied. */
-static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc);
+static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc) {
+  const ot_frame_hdr *h;
+  const uint8_t *p;
+  int rc = 0;
+  while (rc == 0) {
+    ot_frame_at at = {fr->offset, fr->next_seq}; /* want 0: the next frame is returned */
+    if ((h = ot_frame_next(fr, 0, &p)) == NULL)
+      break;
+    uint32_t l = loc == UINT32_MAX ? h->loc : loc;
+    if (l >= OT_RUN_MAX_LOCS)
+      continue;
+    if ((rc = grow_threads(run, l)) != 0)
+      break;
+    ot_run_thread *t = &run->threads[l];
+    if (loc == UINT32_MAX) {
+      t->shared_bytes += sizeof *h + h->length;
+    } else if (at.seq == 0 && h->type == OT_FRAME_THREAD && h->length >= OT_LOG_THREAD_MIN) {
+      ot_log_thread th = {0};
+      memcpy(&th, p, h->length < sizeof th ? h->length : sizeof th);
+      if (th.shared_bytes != t->shared_bytes)
+        return 1; /* its frames in the shared file are not all there */
+    }
+    rc = ot_run_apply_frame(t, h, p, at, loc == UINT32_MAX);
+  }
+  return rc;
+}
 
 /* The time of location t's last record: its last RECORDS frame read again
  * whole, from fr. */
@@ -294,7 +204,7 @@ static void last_record(ot_run_thread *t, ot_frame_reader *fr) {
   const ot_frame_hdr *h;
   const uint8_t *p;
   if ((h = ot_frame_again(fr, t->last.offset, t->last.seq, &p)) != NULL)
-    t->last_raw = last_time(p, h->length);
+    t->last_raw = ot_run_last_time(p, h->length);
 }
 
 static void damaged(ot_run *run, ot_run_thread *t) {
@@ -339,56 +249,6 @@ static int load_thread(ot_run *run, uint32_t loc, ot_run_written_fn written) {
   ot_frame_close(&fr);
   if (rc != 0)
     ot_warn("cannot load %s: out of memory", path);
-  return rc;
-}
-
-/* Room for locations up to loc (capacity in powers of two). */
-static uint32_t capacity(uint32_t n) {
-  uint32_t c = 16;
-  while (c < n)
-    c *= 2;
-  return c;
-}
-
-static int grow_threads(ot_run *run, uint32_t loc) {
-  if (loc < run->nthreads)
-    return 0;
-  uint32_t n = loc + 1;
-  if (!run->threads || capacity(n) != capacity(run->nthreads)) {
-    ot_run_thread *t = realloc(run->threads, capacity(n) * sizeof *t);
-    if (!t)
-      return -1;
-    run->threads = t;
-  }
-  memset(run->threads + run->nthreads, 0, (n - run->nthreads) * sizeof *run->threads);
-  run->nthreads = n;
-  return 0;
-}
-
-static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc) {
-  const ot_frame_hdr *h;
-  const uint8_t *p;
-  int rc = 0;
-  while (rc == 0) {
-    ot_frame_at at = {fr->offset, fr->next_seq}; /* want 0: the next frame is returned */
-    if ((h = ot_frame_next(fr, 0, &p)) == NULL)
-      break;
-    uint32_t l = loc == UINT32_MAX ? h->loc : loc;
-    if (l >= OT_RUN_MAX_LOCS)
-      continue;
-    if ((rc = grow_threads(run, l)) != 0)
-      break;
-    ot_run_thread *t = &run->threads[l];
-    if (loc == UINT32_MAX) {
-      t->shared_bytes += sizeof *h + h->length;
-    } else if (at.seq == 0 && h->type == OT_FRAME_THREAD && h->length >= OT_LOG_THREAD_MIN) {
-      ot_log_thread th = {0};
-      memcpy(&th, p, h->length < sizeof th ? h->length : sizeof th);
-      if (th.shared_bytes != t->shared_bytes)
-        return 1; /* its frames in the shared file are not all there */
-    }
-    rc = apply_frame(t, h, p, at, loc == UINT32_MAX);
-  }
   return rc;
 }
 
@@ -483,8 +343,8 @@ int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn writte
     ot_run_thread *t = &run->threads[loc];
     if (t->last_in == 1)
       last_record(t, &sh);
-    trim_captures(&t->sampler.samples);
-    trim_captures(&t->sampler.contexts);
+    ot_run_trim_captures(&t->sampler.samples);
+    ot_run_trim_captures(&t->sampler.contexts);
     run->lost += t->lost;
   }
   ot_frame_close(&sh);

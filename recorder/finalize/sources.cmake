@@ -19,6 +19,7 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/regions.c
   ${CMAKE_CURRENT_LIST_DIR}/replay.c
   ${CMAKE_CURRENT_LIST_DIR}/run.c
+  ${CMAKE_CURRENT_LIST_DIR}/run_frames.c
   ${CMAKE_CURRENT_LIST_DIR}/scan.c
   ${CMAKE_CURRENT_LIST_DIR}/suspended.c
   ${CMAKE_CURRENT_LIST_DIR}/symbols.c
