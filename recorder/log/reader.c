@@ -31,42 +31,32 @@ struct ot_reader {
   ot_rec lost;
 };
 
-ot_reader *ot_reader_open(const char *log_dir, uint32_t loc) {
+/* Opens log_dir/name into fr; -1 with errno set. */
+static int open_in(ot_frame_reader *fr, const char *log_dir, const char *name) {
   char path[PATH_MAX];
-  int n = snprintf(path, sizeof path, "%s/%u%s", log_dir, loc, OT_LOG_THREAD_SUFFIX);
-  if (n < 0 || (size_t)n >= sizeof path) {
+  int k = snprintf(path, sizeof path, "%s/%s", log_dir, name);
+  if (k < 0 || (size_t)k >= sizeof path) {
     errno = ENAMETOOLONG;
-    return NULL;
+    return -1;
   }
-  ot_reader *r = calloc(1, sizeof *r);
-  if (!r)
-    return NULL;
-  r->sh.fd = -1;
-  if (ot_frame_open(&r->fr, path) < 0) {
-    int e = errno;
-    free(r);
-    errno = e;
-    return NULL;
-  }
-  return r;
+  return ot_frame_open(fr, path);
+}
+
+ot_reader *ot_reader_open(const char *log_dir, uint32_t loc) {
+  return ot_reader_open_stream(log_dir, loc, NULL, 0, 0, 1);
 }
 
 ot_reader *ot_reader_open_stream(const char *log_dir, uint32_t loc, const ot_frame_at *shared,
                                  uint32_t n, uint64_t shared_trusted, int own) {
-  ot_reader *r;
-  if (own) {
-    r = ot_reader_open(log_dir, loc);
-  } else {
-    r = calloc(1, sizeof *r);
-    if (r)
-      r->fr.fd = r->sh.fd = -1;
-  }
-  if (!r || n == 0)
-    return r;
-  char path[PATH_MAX];
-  int k = snprintf(path, sizeof path, "%s/%s", log_dir, OT_LOG_SHARED_FILE);
-  if (k < 0 || (size_t)k >= sizeof path || ot_frame_open(&r->sh, path) < 0) {
-    int e = k < 0 || (size_t)k >= sizeof path ? ENAMETOOLONG : errno;
+  ot_reader *r = calloc(1, sizeof *r);
+  if (!r)
+    return NULL;
+  r->fr.fd = r->sh.fd = -1;
+  char own_name[32];
+  snprintf(own_name, sizeof own_name, "%u%s", loc, OT_LOG_THREAD_SUFFIX);
+  if ((own && open_in(&r->fr, log_dir, own_name) < 0) ||
+      (n && open_in(&r->sh, log_dir, OT_LOG_SHARED_FILE) < 0)) {
+    int e = errno;
     ot_reader_close(r);
     errno = e;
     return NULL;
