@@ -232,16 +232,16 @@ def case_outdir():
 
 
 def frames(path):
-    """(offset, type, length) of every frame header in a log file."""
+    """(offset, type, length, loc) of every frame header in a log file."""
     out = []
     with open(path, "rb") as f:
         data = f.read()
     off = 0
     while off + 24 <= len(data):
-        magic, typ, _, _, length, _, _, _ = struct.unpack_from("<IBBHIIII", data, off)
+        magic, typ, _, _, length, _, _, loc = struct.unpack_from("<IBBHIIII", data, off)
         if magic != 0x474c544f:
             break
-        out.append((off, typ, length))
+        out.append((off, typ, length, loc))
         off += 24 + length
     return out
 
@@ -267,6 +267,34 @@ def damaged_copy(d, kind, name, start, length):
     return v
 
 
+def damaged_archive(v, check=None):
+    """The archive recovered into v, read by python3-otf2 (with `check` on
+    the trace) and otf2-print: its printed events."""
+    anchor = os.path.join(v, "traces.otf2")
+    t = archive.Trace(anchor)
+    otf2_print.check_with_otf2_print(t)
+    if check:
+        check(t)
+    for f in t.failures:
+        fail("%s: %s" % (anchor, f))
+    return otf2_events(anchor)
+
+
+def same_as_cut(variants, what):
+    """The torn and the corrupt copy give the archive of the copy cut
+    before that frame."""
+    for kind in ("torn", "corrupt"):
+        eq(variants[kind] == variants["cut"], True,
+           "the %s %s gives the archive of the %s cut before that frame" % (kind, what, what))
+
+
+def master_whole(t):
+    """The worker's records from the damaged frame on are gone (teams lose
+    a member), the master's are all there."""
+    t.expect_enters("parallel", M["par"], loc0=REGIONS)
+    t.expect_kind("ThreadFork", loc0=REGIONS, total=REGIONS)
+
+
 def case_damaged():
     """A torn last frame and a corrupt byte in the worker's log: each reads
     as the log cut at the start of that frame (only validated frames
@@ -279,7 +307,7 @@ def case_damaged():
     if not recs:
         fail("%s has no RECORDS frame" % victim)
         return
-    start, _, length = recs[-1]
+    start, _, length, _ = recs[-1]
     variants = {}
     for kind in ("cut", "torn", "corrupt"):
         v = damaged_copy(d, kind, victim, start, length)
@@ -287,19 +315,8 @@ def case_damaged():
         eq(r.returncode, 0, "recover of the %s log (stderr %r)" % (kind, r.stderr))
         eq(r.stdout, recovered_line(v, 2, 2, damaged=0 if kind == "cut" else 1),
            "report line of the %s log" % kind)
-        anchor = os.path.join(v, "traces.otf2")
-        t = archive.Trace(anchor)
-        # The worker's records from that frame on are gone (teams lose a
-        # member), the master's are all there.
-        otf2_print.check_with_otf2_print(t)
-        t.expect_enters("parallel", M["par"], loc0=REGIONS)
-        t.expect_kind("ThreadFork", loc0=REGIONS, total=REGIONS)
-        for f in t.failures:
-            fail("%s: %s" % (anchor, f))
-        variants[kind] = otf2_events(anchor)
-    for kind in ("torn", "corrupt"):
-        eq(variants[kind] == variants["cut"], True,
-           "the %s log gives the archive of the log cut before that frame" % kind)
+        variants[kind] = damaged_archive(v, master_whole)
+    same_as_cut(variants, "log")
 
 
 def case_damaged_shared():
@@ -315,13 +332,7 @@ def case_damaged_shared():
     killed_regions(d, {"OMPTRACE_LOG_SHARED": "600"})
     logdir = os.path.join(d, ".log")
     own = {int(n[:-4]) for n in os.listdir(logdir) if n.endswith(".log")}
-    with open(os.path.join(logdir, "shared"), "rb") as f:
-        data = f.read()
-    hdrs, off = [], 0  # (offset, type, length, loc) of every frame
-    while off + 24 <= len(data):
-        _, typ, _, _, length, _, _, loc = struct.unpack_from("<IBBHIIII", data, off)
-        hdrs.append((off, typ, length, loc))
-        off += 24 + length
+    hdrs = frames(os.path.join(logdir, "shared"))
     recs = [h for h in hdrs if h[1] == 17]  # RECORDS
     if len(recs) < 2:
         fail("the shared file has %d RECORDS frames" % len(recs))
@@ -346,15 +357,8 @@ def case_damaged_shared():
         said = sorted(re.findall(r"^omptrace: \S+/(\d+\.log) continues frames of thread \d+ "
                                  r"that the damaged shared lost", r.stderr, re.M))
         eq(said, left, "own files left out (%s)" % kind)
-        anchor = os.path.join(v, "traces.otf2")
-        t = archive.Trace(anchor)
-        otf2_print.check_with_otf2_print(t)
-        for f in t.failures:
-            fail("%s: %s" % (anchor, f))
-        variants[kind] = otf2_events(anchor)
-    for kind in ("torn", "corrupt"):
-        eq(variants[kind] == variants["cut"], True,
-           "the %s shared file gives the archive of the file cut before that frame" % kind)
+        variants[kind] = damaged_archive(v)
+    same_as_cut(variants, "shared file")
 
 
 def case_summary():
