@@ -42,6 +42,11 @@ uint32_t ot_defs_region(const char *name, OTF2_RegionRole role, OTF2_Paradigm pa
   return ot_intern_get(&regions, &k, sizeof k, NULL);
 }
 
+const char *ot_defs_region_name(uint32_t region) {
+  const region_key *k = ot_intern_key(&regions, region);
+  return ot_intern_key(&strings, k->name);
+}
+
 uint32_t ot_defs_source_location(const char *file, uint32_t line) {
   scl_key k = {ot_defs_string(file ? file : "??"), line};
   return ot_intern_get(&scls, &k, sizeof k, NULL);

@@ -12,6 +12,8 @@ uint32_t ot_defs_string(const char *s);
 /* name: "<construct> @ <file>:<line>" or a function name; file may be NULL. */
 uint32_t ot_defs_region(const char *name, OTF2_RegionRole role, OTF2_Paradigm paradigm,
                         const char *file, uint32_t begin_line, uint32_t end_line);
+/* The name of a region ot_defs_region returned. */
+const char *ot_defs_region_name(uint32_t region);
 uint32_t ot_defs_source_location(const char *file, uint32_t line);
 /* parent = OTF2_UNDEFINED_CALLING_CONTEXT for roots; parents must be
  * interned before children. */

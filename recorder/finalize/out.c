@@ -14,6 +14,7 @@
 #include "finalize/defs_write.h"
 #include "finalize/evt_out.h"
 #include "finalize/filtered.h"
+#include "finalize/hints.h"
 #include "finalize/local_defs.h"
 #include "finalize/mpi_comms.h"
 #include "finalize/mpi_regions.h"
@@ -349,6 +350,7 @@ static void report(const out_state *o, uint64_t t0) {
           "finalize %.2f s%s",
           dir, o->nloc, total, size, total ? (double)bytes / (double)total : 0.0,
           (double)(ot_monotonic_ns() - t0) * 1e-9, extra);
+  ot_hints_report();
 }
 
 static void release_all(out_state *o) {
@@ -363,6 +365,7 @@ static void release_all(out_state *o) {
   ot_mpi_comms_free();
   ot_filtered_free();
   ot_throttled_free();
+  ot_hints_free();
   ot_scan_free();
   ot_symbols_close();
   ot_defs_reset();

@@ -11,6 +11,7 @@
 #include "finalize/defs.h"
 #include "finalize/evt_out.h"
 #include "finalize/grow.h"
+#include "finalize/hints.h"
 #include "finalize/intern.h"
 #include "finalize/labels.h"
 #include "finalize/mpi_comms.h"
@@ -60,7 +61,7 @@ typedef struct frame {
   uint64_t id;    /* parallel id, wait id or task id */
   uint64_t cp;    /* effective code pointer, for enclosing-construct fallbacks */
   uint64_t limit; /* raw time no event inside may exceed (worker of a finished team) */
-  uint64_t order; /* acquisition order of a mutex sblock */
+  uint64_t order; /* acquisition order of a mutex sblock; a task frame's start */
   /* A parallel frame: task_at outside it (inside runs its implicit task). */
   uint32_t outer_task;
   /* comm of the innermost parallel frame at or below this one, as limit
@@ -486,8 +487,10 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
   if (site && site == site_memo[site % SITE_MEMO].site) {
     frame *f = push(ls, F_TASK, 0, site_memo[site % SITE_MEMO].region, task,
                     site_memo[site % SITE_MEMO].cp);
-    if (f)
+    if (f) {
+      f->order = t;
       enter(ls, t, f->region);
+    }
     return;
   }
   enum ot_construct c = ot_scan_task_untied(task) ? OC_UNTIED_TASK : OC_TASK;
@@ -504,8 +507,10 @@ static void task_switch_to(loc_state *ls, uint64_t task, uint64_t t) {
     site_memo[site % SITE_MEMO].cp = cp;
   }
   frame *f = push(ls, F_TASK, 0, region, task, cp);
-  if (f)
+  if (f) {
+    f->order = t;
     enter(ls, t, f->region);
+  }
 }
 
 static void to_implicit(loc_state *ls, uint64_t t) {
@@ -514,6 +519,8 @@ static void to_implicit(loc_state *ls, uint64_t t) {
 
 static void complete_running(loc_state *ls, uint64_t t) {
   uint64_t task = running(ls);
+  const frame *f = &ls->st[ls->task_at - 1];
+  ot_hint_task_done(f->region, t > f->order ? t - f->order : 0);
   close_to(ls, ls->task_at - 1, t);
   W_TASK(
       ot_evt_task_complete(ls->loc, t, current_comm(ls), OT_TASK_THREAD(task), OT_TASK_GEN(task)));

@@ -7,6 +7,7 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/evt_queue.c
   ${CMAKE_CURRENT_LIST_DIR}/evt_stage.c
   ${CMAKE_CURRENT_LIST_DIR}/filtered.c
+  ${CMAKE_CURRENT_LIST_DIR}/hints.c
   ${CMAKE_CURRENT_LIST_DIR}/intern.c
   ${CMAKE_CURRENT_LIST_DIR}/labels.c
   ${CMAKE_CURRENT_LIST_DIR}/local_defs.c

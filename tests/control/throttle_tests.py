@@ -5,7 +5,8 @@ instances recorded per creating thread, the counts of the rest in the
 "omptrace::throttled" property (recorded + throttled = what the program
 ran; work-sharing, masked and parallel constructs too), a balanced
 timeline (invariants.check_generic), recovery after a kill, bad values,
-and the summary's report in every format.
+the summary's report in every format, and the exit line that suggests
+throttling (finalize/hints.h).
 
 usage: throttle_tests.py --lib L --prog P --src DIR --recover R --summary S
                          --launcher SH --schema JSON --work DIR CASE"""
@@ -74,12 +75,15 @@ def expect(what, got, want):
         fail("%s: expected %r, got %r" % (what, want, got))
 
 
-def run(mode, value, launcher=False, kill=False):
+def run(mode, value, launcher=False, kill=False, keep_log=False):
     shutil.rmtree(A.work, ignore_errors=True)
     os.makedirs(A.work)
     out = os.path.join(A.work, "trace")
     env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out)
     env.pop("OMPTRACE_THROTTLE", None)
+    env.pop("OMPTRACE_QUIET", None)
+    if keep_log:
+        env["OMPTRACE_KEEP_LOG"] = "1"
     cmd = [A.prog, mode]
     if launcher:
         env.pop("OMP_TOOL_LIBRARIES")
@@ -282,6 +286,49 @@ def t_bad(value, why):
     check_counts(anchor, "task", 1000, 1000)
 
 
+HINT = (r"^omptrace: hint: (\d+) tasks of task @ throttle\.c:%d ran ([0-9.]+) us on average; "
+        r"OMPTRACE_THROTTLE=1000,10us traces the first 1000 per thread and counts the rest "
+        r"\(docs/control\.md\)$")
+
+
+def hints(text):
+    """(count, mean us) of each hint line in the output."""
+    line = archive.markers(os.path.join(A.src, "throttle.c"))["task"]
+    return [(int(m.group(1)), float(m.group(2))) for m in re.finditer(HINT % line, text, re.M)]
+
+
+def t_hint():
+    """100 000 tiny tasks of one site get the hint, at exit and from
+    omptrace-recover; 99 998 do not; with the suggested value the run is
+    throttled and says nothing more."""
+    anchor, _out, err = run("many", None, keep_log=True)
+    got = hints(err)
+    expect("hint lines (count) for 100000 tasks", [c for c, _ in got], [100000])
+    if got and not got[0][1] < 10:
+        fail("hint's mean %.2f us is not below 10 us" % got[0][1])
+    # a million events: counted from otf2-print's text (python3-otf2 takes minutes)
+    line = archive.markers(os.path.join(A.src, "throttle.c"))["task"]
+    region = 'Region: "task @ throttle.c:%d"' % line
+    p = subprocess.Popen(["otf2-print", anchor], stdout=subprocess.PIPE, universal_newlines=True)
+    enters = sum(1 for l in p.stdout if l.startswith("ENTER ") and region in l)
+    expect("otf2-print exit status", p.wait(), 0)
+    expect("task instances in the archive", enters, 100000)
+    log = os.path.dirname(anchor)
+    r = subprocess.run([A.recover, "-o", os.path.join(A.work, "recovered"), log],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+                       timeout=250)
+    sys.stdout.write("--- omptrace-recover (exit %d) ---\n%s" % (r.returncode, r.stdout))
+    expect("omptrace-recover exit status", r.returncode, 0)
+    expect("omptrace-recover's hint (count)", [c for c, _ in hints(r.stdout)], [100000])
+    _anchor, _out, err = run("fewer", None)
+    expect("hint lines for 99998 tasks", hints(err), [])
+    anchor, _out, err = run("many", "1000,10us")
+    expect("hint lines when throttled", hints(err), [])
+    if "hint:" in err:
+        fail("a hint line when throttled")
+    check_counts(anchor, "task", 1000, 50000)
+
+
 def t_summary():
     anchor, _out, _err = run("tasks", "100,1ms")
     line = archive.markers(os.path.join(A.src, "throttle.c"))["task"]
@@ -342,6 +389,8 @@ def main():
         t_bad("100,2s", "T longer than 1s")
     elif c == "summary":
         t_summary()
+    elif c == "hint":
+        t_hint()
     else:
         fail("unknown case " + c)
     print("FAILED: %d" % len(FAILED) if FAILED else "OK")

@@ -16,6 +16,9 @@
  *   waited 1000 tiny tasks created by thread 0, each waited for in a
  *          taskwait, while thread 1 spins without a scheduling point:
  *          every task runs in thread 0's taskwait
+ *   many   50 000 tiny tasks per thread: 100 000 from one site, the least
+ *          for which finalize suggests throttling (finalize/hints.h)
+ *   fewer  49 999 per thread: one short of the hint
  *   kill   as tasks, one more region (a worker reports the end of the
  *          last one only at the next fork), omp_control_tool_flush, SIGKILL
  * Busy tasks take at least their time however loaded the machine is. */
@@ -159,6 +162,10 @@ int main(int argc, char **argv) {
     tasks(0, 1000, 2);
   else if (!strcmp(mode, "serial"))
     tasks(0, 1000, 1);
+  else if (!strcmp(mode, "many"))
+    tasks(0, 50000, 2);
+  else if (!strcmp(mode, "fewer"))
+    tasks(0, 49999, 2);
   else if (!strcmp(mode, "slow"))
     tasks(20, 0, 2);
   else if (!strcmp(mode, "cross"))

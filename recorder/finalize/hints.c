@@ -1,0 +1,65 @@
+/* Tasks per task region and their summed time, kept by region id (dense,
+ * finalize/defs.c), so the replay adds two numbers per completed task. */
+#include "finalize/hints.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "finalize/defs.h"
+#include "finalize/grow.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+  uint64_t count, ns;
+} task_sum;
+
+static task_sum *sums;
+static uint32_t cap;
+
+void ot_hint_task_done(uint32_t region, uint64_t ns) {
+  if (region >= cap) {
+    task_sum *s = ot_grow(sums, &cap, (uint64_t)region + 1, sizeof *s, 64);
+    if (!s)
+      return; /* out of memory: no hint for this task */
+    sums = s;
+  }
+  sums[region].count++;
+  sums[region].ns += ns;
+}
+
+static int tiny(const task_sum *s) {
+  return s->count >= OT_HINT_TASKS && s->ns < s->count * OT_HINT_TASK_NS;
+}
+
+void ot_hints_report(void) {
+  if (ot_cfg.throttle_n) /* the user throttles already */
+    return;
+  uint32_t top = UINT32_MAX, more = 0;
+  for (uint32_t r = 0; r < cap; r++) {
+    if (!tiny(&sums[r]))
+      continue;
+    if (top == UINT32_MAX || sums[r].count > sums[top].count) {
+      more += top != UINT32_MAX;
+      top = r;
+    } else {
+      more++;
+    }
+  }
+  if (top == UINT32_MAX)
+    return;
+  const task_sum *s = &sums[top];
+  char others[48] = "";
+  if (more)
+    snprintf(others, sizeof others, " (and %" PRIu32 " more task site%s)", more,
+             more == 1 ? "" : "s");
+  ot_info("hint: %" PRIu64 " tasks of %s%s ran %.2f us on average; OMPTRACE_THROTTLE=1000,10us "
+          "traces the first 1000 per thread and counts the rest (docs/control.md)",
+          s->count, ot_defs_region_name(top), others, (double)s->ns / (double)s->count * 1e-3);
+}
+
+void ot_hints_free(void) {
+  free(sums);
+  sums = NULL;
+  cap = 0;
+}
