@@ -35,24 +35,17 @@ static int tiny(const task_sum *s) {
 void ot_hints_report(void) {
   if (ot_cfg.throttle_n) /* the user throttles already */
     return;
-  uint32_t top = UINT32_MAX, more = 0;
-  for (uint32_t r = 0; r < cap; r++) {
-    if (!tiny(&sums[r]))
-      continue;
-    if (top == UINT32_MAX || sums[r].count > sums[top].count) {
-      more += top != UINT32_MAX;
+  uint32_t top = 0, n = 0; /* the site with the most tiny tasks, of n */
+  for (uint32_t r = 0; r < cap; r++)
+    if (tiny(&sums[r]) && (n++ == 0 || sums[r].count > sums[top].count))
       top = r;
-    } else {
-      more++;
-    }
-  }
-  if (top == UINT32_MAX)
+  if (n == 0)
     return;
   const task_sum *s = &sums[top];
   char others[48] = "";
-  if (more)
-    snprintf(others, sizeof others, " (and %" PRIu32 " more task site%s)", more,
-             more == 1 ? "" : "s");
+  if (n > 1)
+    snprintf(others, sizeof others, " (and %" PRIu32 " more task site%s)", n - 1,
+             n == 2 ? "" : "s");
   ot_info("hint: %" PRIu64 " tasks of %s%s ran %.2f us on average; OMPTRACE_THROTTLE=1000,10us "
           "traces the first 1000 per thread and counts the rest (docs/control.md)",
           s->count, ot_defs_region_name(top), others, (double)s->ns / (double)s->count * 1e-3);

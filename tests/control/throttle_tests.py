@@ -286,21 +286,23 @@ def t_bad(value, why):
     check_counts(anchor, "task", 1000, 1000)
 
 
-HINT = (r"^omptrace: hint: (\d+) tasks of task @ throttle\.c:%d ran ([0-9.]+) us on average; "
+HINT = (r"^omptrace: hint: (\d+) tasks of task @ throttle\.c:%d%s ran ([0-9.]+) us on average; "
         r"OMPTRACE_THROTTLE=1000,10us traces the first 1000 per thread and counts the rest "
         r"\(docs/control\.md\)$")
 
 
-def hints(text):
-    """(count, mean us) of each hint line in the output."""
-    line = archive.markers(os.path.join(A.src, "throttle.c"))["task"]
-    return [(int(m.group(1)), float(m.group(2))) for m in re.finditer(HINT % line, text, re.M)]
+def hints(text, marker="task", others=""):
+    """(count, mean us) of each hint line in the output naming the marker's site."""
+    line = archive.markers(os.path.join(A.src, "throttle.c"))[marker]
+    pattern = HINT % (line, re.escape(others))
+    return [(int(m.group(1)), float(m.group(2))) for m in re.finditer(pattern, text, re.M)]
 
 
 def t_hint():
     """100 000 tiny tasks of one site get the hint, at exit and from
-    omptrace-recover; 99 998 do not; with the suggested value the run is
-    throttled and says nothing more."""
+    omptrace-recover; 99 998 do not; of two sites the line names the one
+    with more tasks; with the suggested value the run is throttled and
+    says nothing more."""
     anchor, _out, err = run("many", None, keep_log=True)
     got = hints(err)
     expect("hint lines (count) for 100000 tasks", [c for c, _ in got], [100000])
@@ -322,6 +324,10 @@ def t_hint():
     expect("omptrace-recover's hint (count)", [c for c, _ in hints(r.stdout)], [100000])
     _anchor, _out, err = run("fewer", None)
     expect("hint lines for 99998 tasks", hints(err), [])
+    _anchor, _out, err = run("sites", None)
+    expect("hint lines (count) for 100000 and 100002 tasks of two sites",
+           [c for c, _ in hints(err, "task2", " (and 1 more task site)")], [100002])
+    expect("hint lines in all", err.count("omptrace: hint:"), 1)
     anchor, _out, err = run("many", "1000,10us")
     expect("hint lines when throttled", hints(err), [])
     if "hint:" in err:

@@ -19,6 +19,7 @@
  *   many   50 000 tiny tasks per thread: 100 000 from one site, the least
  *          for which finalize suggests throttling (finalize/hints.h)
  *   fewer  49 999 per thread: one short of the hint
+ *   sites  as many, then 50 001 per thread from a second site
  *   kill   as tasks, one more region (a worker reports the end of the
  *          last one only at the next fork), omp_control_tool_flush, SIGKILL
  * Busy tasks take at least their time however loaded the machine is. */
@@ -53,6 +54,24 @@ static void tasks(int slow, int tiny, int threads) {
     }
   }
   printf("tasks %d %d\n", done[0], done[1]);
+}
+
+/* Two sites: tasks(0, 50000, 2) above, then 50 001 tiny tasks per thread
+ * from a second site, the one with the most. */
+static void two_sites(void) {
+  tasks(0, 50000, 2);
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    for (int i = 0; i < 50001; i++) {
+#pragma omp task firstprivate(me) /* @task2 */
+      {
+#pragma omp atomic
+        done[me]++;
+      }
+#pragma omp taskwait
+    }
+  }
 }
 
 static void flushes(int n) {
@@ -166,6 +185,8 @@ int main(int argc, char **argv) {
     tasks(0, 50000, 2);
   else if (!strcmp(mode, "fewer"))
     tasks(0, 49999, 2);
+  else if (!strcmp(mode, "sites"))
+    two_sites();
   else if (!strcmp(mode, "slow"))
     tasks(20, 0, 2);
   else if (!strcmp(mode, "cross"))
