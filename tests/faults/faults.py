@@ -79,8 +79,10 @@ def fresh(name):
 def traced_env(out, extra=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("OMPTRACE_")}
     env.update(OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out, OMPTRACE_FLUSH_INTERVAL=FLUSH)
-    if A.sanitized:  # ASan's SIGSEGV report would replace the program's own death
-        env["ASAN_OPTIONS"] = ":".join(x for x in (env.get("ASAN_OPTIONS"), "handle_segv=0") if x)
+    if A.sanitized:  # ASan's fault reports would replace the program's own death
+        env["ASAN_OPTIONS"] = ":".join(x for x in (
+            env.get("ASAN_OPTIONS"), "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0")
+            if x)
         env["LSAN_OPTIONS"] = ":".join(x for x in (
             env.get("LSAN_OPTIONS"), "suppressions=" + os.path.join(HERE, "lsan.supp"),
             "print_suppressions=0") if x)
@@ -450,11 +452,13 @@ def t_sigterm_ignored():
 
 # ---- crashes and exits inside a parallel region ------------------------------------
 
-CRASHES = {"abort": -signal.SIGABRT, "segv": -signal.SIGSEGV, "exit": 5, "quick_exit": 6}
+CRASHES = {"abort": -signal.SIGABRT, "segv": -signal.SIGSEGV, "bus": -signal.SIGBUS,
+           "fpe": -signal.SIGFPE, "ill": -signal.SIGILL, "exit": 5, "quick_exit": 6}
 
 
 def t_crash(how):
-    """Thread 1 of a region aborts, faults, calls exit() or quick_exit()
+    """Thread 1 of a region aborts, faults (SIGSEGV, SIGBUS, SIGFPE,
+    SIGILL from the hardware), calls exit() or quick_exit()
     after the region's barrier: the program's exit status is unchanged and
     the archive holds phase 1 and the crash region (one Enter of the region
     and of its barrier on every thread: all were in it)."""
@@ -997,6 +1001,7 @@ CASES = {
     "own_handler_early": lambda: t_own_handler("early"),
     "own_handler_late": lambda: t_own_handler("late"),
     "abort": lambda: t_crash("abort"), "segv": lambda: t_crash("segv"),
+    "bus": lambda: t_crash("bus"), "fpe": lambda: t_crash("fpe"), "ill": lambda: t_crash("ill"),
     "exit": lambda: t_crash("exit"), "quick_exit": lambda: t_crash("quick_exit"),
     "underscore_exit": lambda: t_left_log("_exit"), "sigkill": lambda: t_left_log("kill"),
     "recover_twice": t_recover_twice, "torn_frame": t_torn_frame,

@@ -8,7 +8,10 @@
  *                barrier: every thread is in the region)
  *   own_term     installs the program's own SIGTERM handler
  *   sigwait      prints "reached K", waits for that handler, prints "handled 15"
- *   abort, segv  thread 1 of a parallel region crashes after its barrier
+ *   abort, segv, bus, fpe, ill  thread 1 of a parallel region crashes
+ *                after its barrier: abort(), a store to address 8, a load
+ *                from a mapping past its file's end, an integer division
+ *                by zero, an invalid instruction (ud2 on x86-64)
  *   exit, quick_exit   thread 1 leaves the process with status 5 / 6 there
  *   _exit        _exit(7) on the initial thread, outside any region
  * At the end it prints "done <sum>" and returns 0 (3 after sigwait). */
@@ -19,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define THREADS 3
@@ -87,6 +91,18 @@ static void hold(void) {
   }
 }
 
+/* SIGBUS from the hardware: a page of a file mapped, then the file cut to
+ * nothing, then the page read. */
+static void bus_error(void) {
+  FILE *f = tmpfile();
+  if (!f || ftruncate(fileno(f), 4096) != 0)
+    abort();
+  volatile char *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fileno(f), 0);
+  if (p == MAP_FAILED || ftruncate(fileno(f), 0) != 0)
+    abort();
+  sum += p[0];
+}
+
 /* Thread 1 ends the process after the region's barrier; the others wait in
  * the end-of-region barrier. */
 static void crash(const char *how) {
@@ -98,6 +114,14 @@ static void crash(const char *how) {
         abort();
       if (!strcmp(how, "segv"))
         *(volatile int *)(uintptr_t)8 = 1;
+      if (!strcmp(how, "bus"))
+        bus_error();
+      if (!strcmp(how, "fpe")) {
+        volatile int zero = 0;
+        sum += 1 / zero;
+      }
+      if (!strcmp(how, "ill"))
+        __builtin_trap();
       if (!strcmp(how, "exit"))
         exit(5);
       quick_exit(6);
@@ -136,7 +160,8 @@ int main(int argc, char **argv) {
         ;
       printf("handled %d\n", c);
       status = 3;
-    } else if (!strcmp(s, "abort") || !strcmp(s, "segv") || !strcmp(s, "exit") ||
+    } else if (!strcmp(s, "abort") || !strcmp(s, "segv") || !strcmp(s, "bus") ||
+               !strcmp(s, "fpe") || !strcmp(s, "ill") || !strcmp(s, "exit") ||
                !strcmp(s, "quick_exit")) {
       crash(s);
     } else if (!strcmp(s, "_exit")) {
