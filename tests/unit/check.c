@@ -1,8 +1,10 @@
 /* Failure reporting and the closing line shared by the unit tests. */
 #include "check.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned long checks, failed;
@@ -52,4 +54,12 @@ int ut_done(const char *program) {
   else
     printf("%s: %lu checks, all passed\n", program, checks);
   return failed ? 1 : 0;
+}
+
+int ut_tmpdir(char *dir, size_t size, const char *program) {
+  snprintf(dir, size, "/tmp/%s.XXXXXX", program);
+  if (mkdtemp(dir))
+    return 0;
+  fprintf(stderr, "%s: mkdtemp %s: %s\n", program, dir, strerror(errno));
+  return -1;
 }

@@ -161,11 +161,9 @@ static void all_kept_limit(const char *root) {
 }
 
 int main(void) {
-  char root[] = "/tmp/unit_evt_stage.XXXXXX";
-  if (!mkdtemp(root)) {
-    perror("mkdtemp");
+  char root[64];
+  if (ut_tmpdir(root, sizeof root, "unit_evt_stage") != 0)
     return 1;
-  }
   small_and_large(root);
   not_ok(root);
   all_kept_limit(root);

@@ -90,11 +90,9 @@ static void check_files(const char *dir, uint32_t nloc, uint32_t own_from, const
 }
 
 int main(void) {
-  char root[] = "/tmp/unit_local_defs.XXXXXX", dir[512];
-  if (!mkdtemp(root)) {
-    perror("mkdtemp");
+  char root[64], dir[512];
+  if (ut_tmpdir(root, sizeof root, "unit_local_defs") != 0)
     return 1;
-  }
   snprintf(dir, sizeof dir, "%s/a", root);
   CHECK_U64("5 locations: 4 linked", write_defs(dir, 5), 4);
   check_files(dir, 5, 5, "5 locations");

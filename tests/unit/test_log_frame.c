@@ -296,11 +296,8 @@ static void missing(void) {
 }
 
 int main(void) {
-  snprintf(dir, sizeof dir, "/tmp/unit_log_frame.XXXXXX");
-  if (!mkdtemp(dir)) {
-    perror("unit_log_frame: mkdtemp");
+  if (ut_tmpdir(dir, sizeof dir, "unit_log_frame") != 0)
     return 1;
-  }
   snprintf(path, sizeof path, "%s/0.log", dir);
   round_trip();
   damage();

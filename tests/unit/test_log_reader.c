@@ -179,11 +179,8 @@ static void trusted(void) {
 }
 
 int main(void) {
-  snprintf(dir, sizeof dir, "/tmp/unit_log_reader.XXXXXX");
-  if (!mkdtemp(dir)) {
-    perror("unit_log_reader: mkdtemp");
+  if (ut_tmpdir(dir, sizeof dir, "unit_log_reader") != 0)
     return 1;
-  }
   snprintf(path, sizeof path, "%s/3.log", dir);
   stream();
   bad_content();

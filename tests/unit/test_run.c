@@ -153,11 +153,8 @@ static void write_log(void) {
 }
 
 int main(void) {
-  snprintf(dir, sizeof dir, "/tmp/unit_run.XXXXXX");
-  if (!mkdtemp(dir)) {
-    perror("unit_run: mkdtemp");
+  if (ut_tmpdir(dir, sizeof dir, "unit_run") != 0)
     return 1;
-  }
   snprintf(logdir, sizeof logdir, "%s/.log", dir);
   static ot_run run;
   CHECK_I64("no log: an error", ot_run_load(&run, dir, 0, NULL), -1);

@@ -160,11 +160,8 @@ static void check_whole(const char *how, ot_run_written_fn fn) {
 }
 
 int main(void) {
-  snprintf(dir, sizeof dir, "/tmp/unit_run_shared.XXXXXX");
-  if (!mkdtemp(dir)) {
-    perror("unit_run_shared: mkdtemp");
+  if (ut_tmpdir(dir, sizeof dir, "unit_run_shared") != 0)
     return 1;
-  }
   snprintf(logdir, sizeof logdir, "%s/.log", dir);
   snprintf(shared, sizeof shared, "%s/%s", logdir, OT_LOG_SHARED_FILE);
   mkdir(logdir, 0700);

@@ -215,11 +215,8 @@ static void fed_case(const ot_run *run, const char *what, void (*spoil)(void), i
 }
 
 int main(void) {
-  snprintf(dir, sizeof dir, "/tmp/unit_scan_feed.XXXXXX");
-  if (!mkdtemp(dir)) {
-    perror("unit_scan_feed: mkdtemp");
+  if (ut_tmpdir(dir, sizeof dir, "unit_scan_feed") != 0)
     return 1;
-  }
   snprintf(logdir, sizeof logdir, "%s/.log", dir);
   mkdir(logdir, 0700);
   make_records();
