@@ -57,8 +57,10 @@ struct otr_archive {
   /* event pass */
   otr_locstate *ls;
   uint64_t first, last, serial, events, omp_events;
-  uint32_t in_par;     /* locations inside a parallel region or a fork */
-  uint64_t par_change; /* time in_par last changed to/from 0 */
+  uint64_t mpi_only;   /* time with a location in an MPI call, none in a parallel region */
+  uint32_t in_par;     /* locations inside a parallel region or a fork (not in MPI) */
+  uint32_t in_mpi;     /* locations inside an MPI call */
+  uint64_t par_change; /* time the job's state (serial, MPI only, parallel) last changed */
   const otr_visitor *v;
   otr_team *teams; /* open parallel instances */
   uint64_t team_seq;

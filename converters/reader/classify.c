@@ -15,8 +15,8 @@ static const char *const class_names[OTR_C_COUNT] = {
     "runtime"};
 
 static const char *const cat_names[OTR_T_COUNT] = {
-    "outside", "work",     "implicit_barrier", "explicit_barrier", "taskwait",    "taskgroup",
-    "lock",    "critical", "ordered",          "fork_join",        "task_create", "runtime"};
+    "outside",  "work",    "implicit_barrier", "explicit_barrier", "taskwait", "taskgroup", "lock",
+    "critical", "ordered", "fork_join",        "task_create",      "runtime",  "mpi"};
 
 const char *otr_class_name(otr_class c) {
   return c < OTR_C_COUNT ? class_names[c] : "?";

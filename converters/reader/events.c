@@ -53,8 +53,7 @@ static void finish(otr_archive *a) {
       otr_pop(a, ls);
   }
   otr_gaps_finish(a);
-  if (a->in_par == 0 && a->par_change != UINT64_MAX && a->last > a->par_change)
-    a->serial += (a->last - a->par_change) - (a->lost - a->lost_at_change);
+  otr_job_state_finish(a);
   for (uint32_t i = 0; i < a->d.n_locations; i++) {
     otr_locstate *ls = &a->ls[i];
     if (!ls->seen) {
@@ -197,6 +196,10 @@ uint64_t otr_last_time(const otr_archive *a) {
 
 uint64_t otr_serial_ticks(const otr_archive *a) {
   return a->serial;
+}
+
+uint64_t otr_mpi_only_ticks(const otr_archive *a) {
+  return a->mpi_only;
 }
 
 uint64_t otr_events_read(const otr_archive *a) {

@@ -12,7 +12,8 @@ struct otr_locstate {
   uint32_t depth, cap;
   uint64_t last_t;
   otr_cat cat;
-  bool seen, active; /* active: inside a parallel region or a fork */
+  bool seen;
+  uint8_t state; /* OTR_S_*: what the location adds to the job's state */
   bool has_team;
   bool off; /* in a measurement gap since off_t */
   uint64_t off_t;
@@ -34,6 +35,10 @@ struct otr_locstate {
   double *pm, *first, *lastv, *delta;
 };
 
+/* A location's part in the job's state, for serial and MPI-only time:
+ * outside (serial or idle), in an MPI call, in a parallel region or fork. */
+enum { OTR_S_OUTSIDE, OTR_S_MPI, OTR_S_PAR };
+
 static inline uint64_t now(const otr_locstate *ls) {
   return ls->last_t;
 }
@@ -48,6 +53,8 @@ void otr_leave_region(otr_archive *a, otr_locstate *ls, uint32_t region);
 void otr_pop(otr_archive *a, otr_locstate *ls);
 void otr_fork(otr_archive *a, otr_locstate *ls, uint32_t n);
 void otr_join(otr_archive *a, otr_locstate *ls);
+/* At the end of the pass: the last interval of the job's state. */
+void otr_job_state_finish(otr_archive *a);
 /* MeasurementOnOff: a gap closes everything open; its time is lost.
  * known: the OFF record says how many records were lost. */
 void otr_measurement_off(otr_archive *a, otr_locstate *ls, bool known, uint64_t records,

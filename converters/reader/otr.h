@@ -38,7 +38,9 @@ typedef enum {
   OTR_C_COUNT
 } otr_class;
 
-/* Where a location's time goes; the innermost open region decides. */
+/* Where a location's time goes; the innermost open region decides (a
+ * region without a category of its own, a user function, takes its
+ * enclosing region's: code called inside an MPI call is MPI time). */
 typedef enum {
   OTR_T_OUTSIDE, /* no parallel region open: serial code or idle thread */
   OTR_T_WORK,
@@ -52,6 +54,7 @@ typedef enum {
   OTR_T_FORKJOIN, /* between fork and team begin, team end and join */
   OTR_T_TASKCREATE,
   OTR_T_RUNTIME,
+  OTR_T_MPI, /* inside an MPI call (paradigm MPI), in or outside a parallel region */
   OTR_T_COUNT
 } otr_cat;
 
@@ -202,7 +205,9 @@ typedef struct {
   uint64_t wait_cum; /* time in wait categories so far */
   uint64_t cat_time[OTR_T_COUNT];
   uint64_t lost; /* time in any location's measurement gap: in no category */
-  bool forked;   /* forked outside any parallel region: its outside time is serial code */
+  /* forked, or called MPI, outside any parallel region: it runs the
+   * program's serial code (its outside time is serial, not idle) */
+  bool forked;
 } otr_loc;
 
 /* Callbacks of one pass; any may be NULL. Times are in ticks from the
@@ -265,7 +270,11 @@ bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen);
 const otr_loc *otr_location(const otr_archive *a, uint32_t index);
 uint64_t otr_first_time(const otr_archive *a);
 uint64_t otr_last_time(const otr_archive *a);
+/* Serial time: no location inside a parallel region, a fork or an MPI
+ * call; MPI-only time: some location inside an MPI call and none inside a
+ * parallel region or a fork. Measurement gaps are left out of both. */
 uint64_t otr_serial_ticks(const otr_archive *a);
+uint64_t otr_mpi_only_ticks(const otr_archive *a);
 uint64_t otr_events_read(const otr_archive *a);
 /* Measurement gaps in the order they ended, and the time in which at least
  * one location was in a gap (excluded from serial time). */

@@ -51,26 +51,64 @@ otr_locstate *otr_loc_of(otr_archive *a, OTF2_LocationRef id, uint64_t t) {
   return ls;
 }
 
-/* Keeps the count of active locations, for serial time. */
+/* The job's state from the counts: parallel while any location is in a
+ * parallel region or fork, else MPI only while any is in an MPI call,
+ * else serial. */
+static int job_state(const otr_archive *a) {
+  return a->in_par ? OTR_S_PAR : a->in_mpi ? OTR_S_MPI : OTR_S_OUTSIDE;
+}
+
+/* Charges the time since the job's state last changed, gaps left out, to
+ * that state (serial or MPI only; parallel time is the rest). */
+static void job_charge(otr_archive *a, uint64_t t, int st) {
+  if (a->par_change == UINT64_MAX || t <= a->par_change)
+    return;
+  uint64_t lost = otr_lost_until(a, t) - a->lost_at_change, dt = t - a->par_change;
+  dt = dt > lost ? dt - lost : 0;
+  if (st == OTR_S_OUTSIDE)
+    a->serial += dt;
+  else if (st == OTR_S_MPI)
+    a->mpi_only += dt;
+}
+
+/* Keeps the counts of locations in parallel regions and in MPI calls. */
 static void update_active(otr_archive *a, otr_locstate *ls) {
   ls->cat = ls->depth ? ls->stack[ls->depth - 1].cat : OTR_T_OUTSIDE;
-  bool act = ls->cat != OTR_T_OUTSIDE;
-  if (act == ls->active)
+  uint8_t st = ls->cat == OTR_T_OUTSIDE ? OTR_S_OUTSIDE
+               : ls->cat == OTR_T_MPI   ? OTR_S_MPI
+                                        : OTR_S_PAR;
+  if (st == ls->state)
     return;
-  ls->active = act;
+  int before = job_state(a);
+  a->in_par -= ls->state == OTR_S_PAR;
+  a->in_mpi -= ls->state == OTR_S_MPI;
+  a->in_par += st == OTR_S_PAR;
+  a->in_mpi += st == OTR_S_MPI;
+  ls->state = st;
+  if (job_state(a) == before)
+    return;
   uint64_t t = now(ls);
-  if (act) {
-    if (a->in_par++ == 0 && t > a->par_change)
-      a->serial += (t - a->par_change) - (otr_lost_until(a, t) - a->lost_at_change);
-  } else if (--a->in_par == 0) {
+  job_charge(a, t, before);
+  if (t > a->par_change || a->par_change == UINT64_MAX) {
     a->par_change = t;
     a->lost_at_change = otr_lost_until(a, t);
   }
 }
 
-static otr_cat frame_cat(otr_class cls, const otr_frame *parent, bool in_par) {
-  if (!in_par)
+void otr_job_state_finish(otr_archive *a) {
+  job_charge(a, a->last, job_state(a));
+}
+
+/* MPI calls are MPI time wherever they are made; a region without a
+ * category of its own (a user function) takes its caller's. */
+static otr_cat frame_cat(otr_class cls, bool mpi, const otr_frame *parent, bool in_par) {
+  if (mpi)
+    return OTR_T_MPI;
+  if (!in_par) {
+    if (parent && parent->cat == OTR_T_MPI && cls == OTR_C_USER) /* code run by an MPI call */
+      return OTR_T_MPI;
     return parent && parent->cat == OTR_T_FORKJOIN ? OTR_T_FORKJOIN : OTR_T_OUTSIDE;
+  }
   switch (cls) {
   case OTR_C_IBARRIER:
     return OTR_T_IBARRIER;
@@ -192,7 +230,10 @@ void otr_enter_region(otr_archive *a, otr_locstate *ls, uint32_t r) {
   }
   if (reg->paradigm == OTF2_PARADIGM_OPENMP || f->cls != OTR_C_USER)
     a->omp_events++;
-  f->cat = frame_cat(f->cls, parent, f->depth_par > 0);
+  bool mpi = reg->paradigm == OTF2_PARADIGM_MPI;
+  f->cat = frame_cat(f->cls, mpi, parent, f->depth_par > 0);
+  if (mpi && !f->depth_par) /* MPI called outside parallel regions: the rank's main thread */
+    ls->pub.forked = true;
   if (f->cls == OTR_C_TASK)
     f->task = ls->cur_task;
   if (f->cls == OTR_C_IBARRIER && !reg->line && strstr(reg->name, "@0x"))

@@ -76,13 +76,26 @@ static void run_findings(sm_findings *k, const sm_facts *f) {
         f->gaps - f->paused_gaps, f->gaps - f->paused_gaps == 1 ? "" : "s", a,
         100 * (double)f->lost_ns / (wall + (double)f->lost_ns), b);
   }
+  /* Serial time leaves out MPI calls: a rank waiting in MPI is no serial
+   * code, and more OpenMP threads do not shorten it. In a job, OpenMP
+   * speeds up each rank with its own threads. */
   if (wall > 0 && f->serial_ns >= 0.1 * wall) {
     fmt_ns(a, sizeof a, (double)f->serial_ns);
     double share = (double)f->serial_ns / wall;
+    double n = f->ranks > 1 && f->rank_threads ? f->rank_threads : thr;
     add(k, f->serial_ns,
-        "%.0f%% of the run (%s) is serial: no thread is inside a parallel region, so %g threads "
-        "can speed the run up by at most %.1fx.",
-        100 * share, a, thr, 1.0 / (share + (1 - share) / thr));
+        "%.0f%% of the run (%s) is serial: no thread is inside a parallel region%s, so %g "
+        "threads%s can speed the run up by at most %.1fx.",
+        100 * share, a, f->mpi_thread_ns ? " or an MPI call" : "", n,
+        f->ranks > 1 ? " per rank" : "", 1.0 / (share + (1 - share) / n));
+  }
+  if (wall > 0 && f->mpi_only_ns >= 0.1 * wall) {
+    fmt_ns(a, sizeof a, (double)f->mpi_only_ns);
+    add(k, f->mpi_only_ns,
+        "%.0f%% of the run (%s) is MPI time: threads are in MPI calls (MPI_Init and "
+        "MPI_Finalize included) and none is inside a parallel region%s.",
+        100 * (double)f->mpi_only_ns / wall, a,
+        f->ranks > 1 ? "; the MPI section shows where ranks wait" : "");
   }
   if (f->gain_label && wall > 0 && f->gain_ns >= 0.01 * wall) {
     fmt_ns(a, sizeof a, (double)f->gain_ns);

@@ -124,8 +124,11 @@ static void pairs(sm *s, report *r) {
     v[i] = &m->pairs[i];
   qsort(v, m->npairs, sizeof *v, by_bytes);
   rtable *t = pair_table(r, "pairs", "Messages per pair of ranks");
-  for (uint32_t i = 0; i < sm_limit(s, m->npairs); i++)
+  uint32_t shown = sm_limit(s, m->npairs);
+  for (uint32_t i = 0; i < shown; i++)
     pair_row(t, v[i]);
+  if (shown < m->npairs)
+    rt_note(t, "%u more not shown; --top 0 shows all", m->npairs - shown);
   free(v);
 }
 
@@ -201,7 +204,8 @@ static void waits(sm *s, report *r) {
   rt_col(t, "site", "Call site", RV_STR);
   rt_col(t, "time_ns", "Time", RV_NS);
   rt_col(t, "count", "Count", RV_INT);
-  for (uint32_t i = 0; i < sm_limit(s, n); i++) {
+  uint32_t shown = sm_limit(s, n);
+  for (uint32_t i = 0; i < shown; i++) {
     char site[160];
     sm_mpi_site(s, w[i].region == m->none ? OTR_NONE : w[i].region, site, sizeof site);
     rt_row(t);
@@ -210,6 +214,8 @@ static void waits(sm *s, report *r) {
     rt_ns(t, sm_ns(s, w[i].ticks));
     rt_int(t, (int64_t)w[i].count);
   }
+  if (shown < n)
+    rt_note(t, "%u more not shown; --top 0 shows all", n - shown);
   free(w);
 }
 

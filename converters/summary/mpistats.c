@@ -45,20 +45,6 @@ static void init(sm *s) {
     m->lost[k] = otr_xcalloc(d->n_regions + 1, sizeof *m->lost[k]);
 }
 
-static bool is_mpi(const sm *s, uint32_t region) {
-  return region < s->d->n_regions && s->d->regions[region].paradigm == OTF2_PARADIGM_MPI;
-}
-
-/* MPI time: the outermost MPI calls of each thread. */
-static void leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *p, uint64_t t,
-                  const double *md) {
-  (void)md;
-  uint32_t r = s->d->location_rank[l->index];
-  if (!s->mpi || r == OTR_NONE || !is_mpi(s, f->region) || (p && is_mpi(s, p->region)))
-    return;
-  s->mpi->rank[r].mpi += t - f->enter;
-}
-
 static void lose(sm_mpi *m, int kind, uint32_t region, uint64_t ticks) {
   if (!ticks)
     return;
@@ -184,6 +170,7 @@ static void finish_ranks(sm *s) {
     k->first = l->first < k->first ? l->first : k->first;
     k->last = l->last > k->last ? l->last : k->last;
     k->work += l->cat_time[OTR_T_WORK];
+    k->mpi += l->cat_time[OTR_T_MPI]; /* MPI calls, in parallel regions too */
     for (int c = 0; c < OTR_T_COUNT; c++)
       if (otr_cat_is_wait((otr_cat)c))
         k->wait += l->cat_time[c];
@@ -222,6 +209,8 @@ static void finish(sm *s) {
   m->unmatched = otr_mpi_unmatched(s->a, &m->problem);
   sm_facts *f = &s->facts;
   f->ranks = m->n;
+  for (uint32_t r = 0; r < m->n; r++)
+    f->rank_threads = m->rank[r].threads > f->rank_threads ? m->rank[r].threads : f->rank_threads;
   double busy_max = 0, busy_sum = 0, mpi_max = 0, mpi_sum = 0;
   for (uint32_t r = 0; r < m->n; r++) {
     double b = (double)m->rank[r].work, c = (double)m->rank[r].mpi;
@@ -252,7 +241,7 @@ static void free_mpi(sm *s) {
 
 const sm_analysis sm_mpi_analysis = {
     .init = init,
-    .hooks = {.leave = leave, .mpi_message = message, .mpi_collective = collective},
+    .hooks = {.mpi_message = message, .mpi_collective = collective},
     .finish = finish,
     .report = sm_mpi_report,
     .free = free_mpi};

@@ -21,6 +21,7 @@ static const struct {
 } segs[] = {{"st-work", "OMP Work", {"work_ns"}},
             {"st-barrier", "OMP Wait", {"wait_ns"}},
             {"st-overhead", "Runtime overhead", {"fork_join_ns", "task_create_ns", "runtime_ns"}},
+            {"st-mpi", "MPI", {"mpi_ns"}},
             {"st-serial", "Serial", {"serial_ns"}},
             {"st-idle", "Idle", {"idle_ns"}},
             {"st-lost", "Lost (gaps)", {"lost_ns"}}};

@@ -15,12 +15,12 @@
 
 static const char *const state_cls[TL_COUNT] = {"st-none",     "st-work", "st-barrier",
                                                 "st-taskwait", "st-sync", "st-overhead",
-                                                "st-serial",   "st-idle"};
-static const char *const state_id[TL_COUNT] = {"none", "work",     "barrier", "taskwait",
-                                               "sync", "overhead", "serial",  "idle"};
+                                                "st-serial",   "st-idle", "st-mpi"};
+static const char *const state_id[TL_COUNT] = {"none",     "work",   "barrier", "taskwait", "sync",
+                                               "overhead", "serial", "idle",    "mpi"};
 static const char *const state_name[TL_COUNT] = {
-    "no data",   "OMP Work",         "Barrier wait", "Taskwait/taskgroup",
-    "Lock wait", "Runtime overhead", "Serial",       "Idle"};
+    "no data", "OMP Work", "Barrier wait", "Taskwait/taskgroup", "Lock wait", "Runtime overhead",
+    "Serial",  "Idle",     "MPI"};
 
 static void run_rect(FILE *f, int st, int b0, int n, double y, double bw, double start,
                      double bin_ns) {

@@ -93,7 +93,8 @@ void html_stack(FILE *f, const html_bar *b, const char *const *cls, const char *
 }
 
 /* Colours: work green, waits red/orange/purple, overhead yellow, serial
- * blue, idle grey; one class per state, shared by all plots. */
+ * blue, MPI cyan (no blue: MPI time is no serial code), idle grey; one
+ * class per state, shared by all plots. */
 const char html_css[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;"
     "color:#222}\n"
@@ -109,7 +110,7 @@ const char html_css[] =
     ".legend span{margin-right:1em;white-space:nowrap}\n"
     ".axis{stroke:#888;stroke-width:1}.grid{stroke:#e4e4e4;stroke-width:1}\n"
     ".st-work{fill:#3a9d4f}.st-barrier{fill:#d9534f}.st-taskwait{fill:#f0a030}\n"
-    ".st-mpi{fill:#4a6fd0}table.matrix td{min-width:2.5em;text-align:right}\n"
+    ".st-mpi{fill:#22b8cf}table.matrix td{min-width:2.5em;text-align:right}\n"
     ".st-sync{fill:#8e44ad}.st-overhead{fill:#e8d04a}.st-serial{fill:#4a7fd0}\n"
     ".st-idle{fill:#c8c8c8}.st-lost{fill:#333}\n"
     ".rg-max{fill:#f4c2a1}.rg-mean{fill:#d9534f}.rg-min{stroke:#222;stroke-width:2}\n"

@@ -1,5 +1,7 @@
 /* Run overview: program, threads, wall time, events, serial time (no thread
- * inside a parallel region or a fork) and its share of the run. Measurement
+ * inside a parallel region, a fork or an MPI call) and its share of the
+ * run, MPI-only time (a thread in an MPI call, none in a parallel region)
+ * for programs that call MPI, and time in parallel regions (the rest). Measurement
  * gaps (records dropped while recording) are listed with the records lost
  * in each (unknown when the archive does not say) and their time is left
  * out: shares are of the measured time, wall time minus the gaps. */
@@ -92,9 +94,18 @@ static void gaps_report(sm *s, report *r) {
   free(v);
 }
 
+/* The program calls MPI: some region is of paradigm MPI. */
+static bool calls_mpi(const sm *s) {
+  for (uint32_t r = 0; r < s->d->n_regions; r++)
+    if (s->d->regions[r].paradigm == OTF2_PARADIGM_MPI)
+      return true;
+  return false;
+}
+
 static void finish(sm *s) {
   sm_facts *f = &s->facts;
   sm_overview_totals(s, &f->threads, &f->wall_ns, &f->serial_ns);
+  f->mpi_only_ns = sm_ns(s, otr_mpi_only_ticks(s->a));
   const otr_gap *g = otr_gaps(s->a, &f->gaps);
   f->lost_ns = sm_ns(s, otr_lost_ticks(s->a));
   /* A recovered run: threads whose records end at an "omptrace::stopped"
@@ -122,7 +133,8 @@ static void finish(sm *s) {
 
 static void report_run(sm *s, report *r) {
   uint32_t threads = s->facts.threads, ngaps = s->facts.gaps;
-  uint64_t wall = s->facts.wall_ns, serial = s->facts.serial_ns;
+  uint64_t wall = s->facts.wall_ns, serial = s->facts.serial_ns, mpi = s->facts.mpi_only_ns;
+  bool has_mpi = calls_mpi(s);
   rtable *t = rt_new(r, "overview", "run", "Run overview", true);
   rt_col(t, "program", "Program", RV_STR);
   rt_col(t, "threads", "Threads", RV_INT);
@@ -135,8 +147,15 @@ static void report_run(sm *s, report *r) {
   rt_col(t, "pauses", "Paused intervals (omp_control_tool)", RV_INT);
   rt_col(t, "paused_ns", "Paused time (left out)", RV_NS);
   rt_col(t, "measured_ns", "Measured time (wall time minus gaps and pauses)", RV_NS);
-  rt_col(t, "serial_ns", "Serial time (outside parallel regions)", RV_NS);
+  rt_col(t, "serial_ns",
+         has_mpi ? "Serial time (outside parallel regions and MPI calls)"
+                 : "Serial time (outside parallel regions)",
+         RV_NS);
   rt_col(t, "serial_share", "Serial share", RV_PCT);
+  if (has_mpi) {
+    rt_col(t, "mpi_ns", "MPI time (a thread in an MPI call, none in a parallel region)", RV_NS);
+    rt_col(t, "mpi_share", "MPI share", RV_PCT);
+  }
   rt_col(t, "parallel_ns", "Time in parallel regions", RV_NS);
   rt_row(t);
   rt_str(t, s->d->program);
@@ -159,7 +178,11 @@ static void report_run(sm *s, report *r) {
   rt_ns(t, wall);
   rt_ns(t, serial);
   rt_pct(t, wall ? (double)serial / (double)wall : 0);
-  rt_ns(t, wall > serial ? wall - serial : 0);
+  if (has_mpi) {
+    rt_ns(t, mpi);
+    rt_pct(t, wall ? (double)mpi / (double)wall : 0);
+  }
+  rt_ns(t, wall > serial + mpi ? wall - serial - mpi : 0);
   if (s->facts.stopped) {
     char at[32];
     fmt_ns(at, sizeof at, (double)s->facts.stopped_at_ns);

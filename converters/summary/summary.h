@@ -47,6 +47,10 @@ typedef struct {
   uint64_t wait_ns[OTR_T_COUNT]; /* over all threads */
   uint64_t busy_ns;              /* work over all threads */
   uint64_t forkjoin_ns, runtime_ns, taskcreate_ns;
+  uint64_t mpi_thread_ns; /* in MPI calls, over all threads */
+  /* MPI-only time: some thread in an MPI call, none in a parallel region
+   * (the job's time that is neither serial nor parallel) */
+  uint64_t mpi_only_ns;
   uint32_t threads;
   /* region with the largest potential gain */
   const char *gain_label;
@@ -66,6 +70,7 @@ typedef struct {
   /* MPI jobs: ranks (0 for one process), max/mean over ranks of OpenMP
    * work and of MPI time, and the call site losing most per kind of wait */
   uint32_t ranks;
+  uint32_t rank_threads; /* the most threads of one rank */
   double busy_imbalance, mpi_imbalance;
   uint64_t mpi_ns;
   /* late sender, late receiver, wait at collectives: total, worst site */
@@ -156,7 +161,8 @@ void sm_report(sm *s, report *r);
 void sm_free(sm *s);
 
 /* for --compare: threads = locations with events; wall = last minus first
- * event, minus the measurement gaps */
+ * event, minus the measurement gaps; serial: no thread in a parallel region
+ * or an MPI call */
 void sm_overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns);
 /* slowest thread's inclusive time in the key's regions, ns; 0 if never */
 uint64_t sm_regions_slowest_ns(const sm *s, uint32_t key);

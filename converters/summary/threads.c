@@ -1,7 +1,8 @@
 /* Per thread: where its time went over the whole run. OMP Work, OMP Wait
  * split by kind, runtime overhead (fork/join outside any region, task
- * creation, other runtime calls), serial code (threads that fork) and idle
- * time (other threads outside parallel regions). */
+ * creation, other runtime calls), MPI calls (in or outside parallel
+ * regions), serial code (threads that fork or call MPI outside parallel
+ * regions) and idle time (other threads outside parallel regions). */
 #include "summary.h"
 
 static const struct {
@@ -43,6 +44,7 @@ static void finish(sm *s) {
     f->forkjoin_ns += c[OTR_T_FORKJOIN];
     f->runtime_ns += c[OTR_T_RUNTIME];
     f->taskcreate_ns += c[OTR_T_TASKCREATE];
+    f->mpi_thread_ns += c[OTR_T_MPI];
   }
 }
 
@@ -57,6 +59,7 @@ static void report_threads(sm *s, report *r) {
   rt_col(t, "fork_join_ns", "Fork/join", RV_NS);
   rt_col(t, "task_create_ns", "Task create", RV_NS);
   rt_col(t, "runtime_ns", "Runtime", RV_NS);
+  rt_col(t, "mpi_ns", "MPI", RV_NS);
   rt_col(t, "serial_ns", "Serial", RV_NS);
   rt_col(t, "idle_ns", "Idle", RV_NS);
   rt_col(t, "lost_ns", "Lost (gaps)", RV_NS);
@@ -81,6 +84,7 @@ static void report_threads(sm *s, report *r) {
     rt_ns(t, c[OTR_T_FORKJOIN]);
     rt_ns(t, c[OTR_T_TASKCREATE]);
     rt_ns(t, c[OTR_T_RUNTIME]);
+    rt_ns(t, c[OTR_T_MPI]);
     rt_ns(t, l->forked ? c[OTR_T_OUTSIDE] : 0);
     rt_ns(t, l->forked ? 0 : c[OTR_T_OUTSIDE]);
     uint64_t paused = 0, lost = sm_ns(s, l->lost);
@@ -91,7 +95,8 @@ static void report_threads(sm *s, report *r) {
     rt_str(t, s->d->location_names[i]);
   }
   rt_note(t, "OMP Wait = barrier, taskwait, taskgroup, lock, critical and ordered waits; tasks "
-             "run inside a wait count as work (throttled ones too: OMPTRACE_THROTTLE); lost = time "
+             "run inside a wait count as work (throttled ones too: OMPTRACE_THROTTLE); MPI = time "
+             "in MPI calls, also inside parallel regions (then not OMP Work); lost = time "
              "in measurement gaps (of any thread), "
              "in no other column; paused = this thread's time in paused intervals "
              "(omp_control_tool), left out like the gaps; all-zero columns are left out");

@@ -14,7 +14,7 @@
 
 /* Groups binned during the pass; OUTSIDE becomes serial or idle at the end,
  * once the reader knows which threads fork. */
-enum { G_WORK, G_BARRIER, G_TASKWAIT, G_SYNC, G_OVERHEAD, G_OUTSIDE, G_COUNT };
+enum { G_WORK, G_BARRIER, G_TASKWAIT, G_SYNC, G_OVERHEAD, G_OUTSIDE, G_MPI, G_COUNT };
 
 struct sm_timeline {
   uint64_t origin, width;             /* ticks */
@@ -38,6 +38,8 @@ static int group_of(otr_cat c) {
     return G_SYNC;
   case OTR_T_OUTSIDE:
     return G_OUTSIDE;
+  case OTR_T_MPI:
+    return G_MPI;
   default:
     return G_OVERHEAD;
   }
@@ -117,8 +119,8 @@ static void bin_edges(sm *s, sm_timeline *tl) {
 /* The state of bin i of location l: its largest group (the earlier group
  * on a tie), TL_NONE when it holds no time. */
 static tl_state state_of(uint64_t bin[G_COUNT], bool forked) {
-  static const tl_state st[G_COUNT] = {TL_WORK, TL_BARRIER,  TL_TASKWAIT,
-                                       TL_SYNC, TL_OVERHEAD, TL_IDLE};
+  static const tl_state st[G_COUNT] = {TL_WORK,     TL_BARRIER, TL_TASKWAIT, TL_SYNC,
+                                       TL_OVERHEAD, TL_IDLE,    TL_MPI};
   int best = -1;
   for (int g = 0; g < G_COUNT; g++)
     if (bin[g] && (best < 0 || bin[g] > bin[best]))

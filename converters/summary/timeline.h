@@ -17,6 +17,7 @@ typedef enum {
   TL_OVERHEAD, /* fork/join, task creation, other runtime calls */
   TL_SERIAL,   /* outside parallel regions on a thread that forks */
   TL_IDLE,     /* outside parallel regions on the other threads */
+  TL_MPI,      /* in an MPI call (in or outside a parallel region) */
   TL_COUNT
 } tl_state;
 

@@ -28,7 +28,8 @@ dom, errors = headless.dom(page, wait_ms=2000)
 failures = []
 if errors:
     failures.append("console errors %r" % errors)
-for text, n in [('<g class="bar" data-rank=', 4), ('<rect class="st-mpi" data-ns=', 4),
+# MPI time in the 4 ranks' bars and in the bars of the 4 threads that call MPI
+for text, n in [('<g class="bar" data-rank=', 4), ('<rect class="st-mpi" data-ns=', 8),
                 ('<table class="matrix"', 1), ('class="mcell"', 4), ('id="plot-ranks"', 1)]:
     if dom.count(text) != n:
         failures.append("%d x %r in the DOM, want %d" % (dom.count(text), text, n))
