@@ -93,8 +93,9 @@ static void open_(void *w, uint32_t loc, uint32_t r, uint64_t t) {
   chrome *c = w;
   const otr_region *g = &c->d->regions[r];
   head(c, 'B', loc, t);
+  /* MPI calls are "mpi", not the "user" their class says */
   cv_printf(c->o, ",\"name\":\"%s\",\"cat\":\"%s\",\"args\":{\"file\":", c->rname[r],
-            otr_class_name(g->cls));
+            g->paradigm == OTF2_PARADIGM_MPI ? "mpi" : otr_class_name(g->cls));
   cv_str(c->o, g->file);
   cv_printf(c->o, ",\"line\":%u}}", g->line);
 }
@@ -171,8 +172,12 @@ static void frames(chrome *c) {
   for (uint32_t i = 0; i < d->n_contexts; i++) {
     const otr_context *x = &d->contexts[i];
     const char *n = x->region < d->n_regions ? c->rname[x->region] : "(unknown)";
+    bool mpi = x->region < d->n_regions && d->regions[x->region].paradigm == OTF2_PARADIGM_MPI;
     cv_printf(c->o, "%s\n\"%u\":{\"category\":\"%s\",\"name\":\"%s", i ? "," : "", i,
-              n[0] == '<' ? "OpenMP" : "user", n);
+              mpi           ? "MPI"
+              : n[0] == '<' ? "OpenMP"
+                            : "user",
+              n);
     if (x->line)
       cv_printf(c->o, ":%u", x->line);
     if (x->parent != OTR_NONE)
