@@ -93,7 +93,7 @@ static void run_findings(sm_findings *k, const sm_facts *f) {
     fmt_ns(a, sizeof a, (double)f->mpi_only_ns);
     add(k, f->mpi_only_ns,
         "%.0f%% of the run (%s) is MPI time: threads are in MPI calls (MPI_Init and "
-        "MPI_Finalize included) and none is inside a parallel region%s.",
+        "MPI_Finalize count too) and none is inside a parallel region%s.",
         100 * (double)f->mpi_only_ns / wall, a,
         f->ranks > 1 ? "; the MPI section shows where ranks wait" : "");
   }
