@@ -20,7 +20,16 @@
   X(Allgather, COLL_ALL2ALL) X(Allgatherv, COLL_ALL2ALL) X(Scatter, COLL_ONE2ALL)                  \
   X(Scatterv, COLL_ONE2ALL) X(Alltoall, COLL_ALL2ALL) X(Alltoallv, COLL_ALL2ALL)                   \
   X(Reduce_scatter, COLL_ALL2ALL) X(Comm_dup, FUNCTION) X(Comm_split, FUNCTION)                    \
-  X(Comm_free, FUNCTION) X(Comm_create, FUNCTION)
+  X(Comm_free, FUNCTION) X(Comm_create, FUNCTION) X(Waitsome, POINT2POINT)                        \
+  X(Testany, POINT2POINT) X(Testsome, POINT2POINT) X(Sendrecv_replace, POINT2POINT)                \
+  X(Issend, POINT2POINT) X(Ibsend, POINT2POINT) X(Irsend, POINT2POINT) X(Send_init, POINT2POINT)   \
+  X(Ssend_init, POINT2POINT) X(Bsend_init, POINT2POINT) X(Rsend_init, POINT2POINT)                 \
+  X(Recv_init, POINT2POINT) X(Start, POINT2POINT) X(Startall, POINT2POINT)                         \
+  X(Request_free, POINT2POINT) X(Ibarrier, BARRIER) X(Ibcast, COLL_ONE2ALL)                        \
+  X(Ireduce, COLL_ALL2ONE) X(Iallreduce, COLL_ALL2ALL) X(Igather, COLL_ALL2ONE)                    \
+  X(Igatherv, COLL_ALL2ONE) X(Iscatter, COLL_ONE2ALL) X(Iscatterv, COLL_ONE2ALL)                   \
+  X(Iallgather, COLL_ALL2ALL) X(Iallgatherv, COLL_ALL2ALL) X(Ialltoall, COLL_ALL2ALL)              \
+  X(Ialltoallv, COLL_ALL2ALL) X(Ireduce_scatter, COLL_ALL2ALL)
 // clang-format on
 
 enum ot_mpi_call {
@@ -47,15 +56,19 @@ typedef void ot_mpi_event_fn(unsigned call, int leave, const void *cp, uint64_t 
  * type order: `what` of ot_mpi_record_fn. */
 enum ot_mpi_rec {
   OT_MR_MSG,        /* kind OT_MSG_SEND/RECV/ISEND/IRECV */
-  OT_MR_REQ,        /* kind OT_MSG_REQUEST/ISEND_COMPLETE/IRECV_REQUEST */
-  OT_MR_COLL_BEGIN, /* right after the call's Enter */
+  OT_MR_REQ,        /* kind OT_MSG_REQUEST/ISEND_COMPLETE/IRECV_REQUEST/NBC_* */
+  OT_MR_COLL_BEGIN, /* right after the call's Enter (or after NBC_COMPLETE) */
   OT_MR_COLL_END,   /* right before its Leave */
   OT_MR_COMM,       /* a communicator's definition ... */
   OT_MR_MEMBER,     /* ... and its members' world ranks */
   OT_MR_COUNT
 };
 /* MPI_MSG and MPI_REQ kinds. OT_MSG_REQUEST gives the request id of the
- * MPI_MSG (ISEND or IRECV) that follows it on the thread. */
+ * MPI_MSG (ISEND or IRECV) that follows it on the thread. A nonblocking
+ * collective writes OT_MSG_NBC_REQUEST in its initiating call; the call
+ * completing it writes OT_MSG_NBC_COMPLETE (the request id), then an
+ * MPI_COLL_BEGIN (only its root) and an MPI_COLL_END: together one
+ * NonBlockingCollectiveComplete event. */
 enum {
   OT_MSG_SEND,
   OT_MSG_RECV,
@@ -63,7 +76,9 @@ enum {
   OT_MSG_IRECV,
   OT_MSG_REQUEST,
   OT_MSG_ISEND_COMPLETE,
-  OT_MSG_IRECV_REQUEST
+  OT_MSG_IRECV_REQUEST,
+  OT_MSG_NBC_REQUEST,
+  OT_MSG_NBC_COMPLETE
 };
 /* MPI_COMM kinds: a created communicator is followed by one MPI_MEMBER
  * record per member (WORLD's members are 0..size-1, SELF has none). */

@@ -41,6 +41,8 @@ enum evt_kind {
   K_MPI_IRECV_REQUEST,
   K_MPI_COLL_BEGIN,
   K_MPI_COLL_END,
+  K_MPI_NBC_REQUEST,
+  K_MPI_NBC_COMPLETE,
   K_COUNT
 };
 
@@ -67,7 +69,9 @@ static const uint8_t words_of[K_COUNT] = {[K_ENTER] = 3,
                                           [K_MPI_ISEND_COMPLETE] = 3,
                                           [K_MPI_IRECV_REQUEST] = 3,
                                           [K_MPI_COLL_BEGIN] = 2,
-                                          [K_MPI_COLL_END] = 5};
+                                          [K_MPI_COLL_END] = 5,
+                                          [K_MPI_NBC_REQUEST] = 3,
+                                          [K_MPI_NBC_COMPLETE] = 6};
 
 /* Below this many records one batch or two hold the whole replay: nothing
  * to overlap. */
@@ -171,6 +175,10 @@ static OTF2_ErrorCode play_one(OTF2_EvtWriter *w, const uint64_t *p) {
     return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
   case K_MPI_COLL_END:
     return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, aux, LO, HI, p[3], p[4]);
+  case K_MPI_NBC_REQUEST:
+    return OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t, p[2]);
+  case K_MPI_NBC_COMPLETE:
+    return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, t, aux, LO, HI, p[3], p[4], p[5]);
   case K_COUNT:
     break;
   }
@@ -488,5 +496,26 @@ OTF2_ErrorCode ot_evt_mpi_collective_end(uint32_t loc, uint64_t t, OTF2_Collecti
   p[2] = pair(comm, root);
   p[3] = sent;
   p[4] = received;
+  return appended();
+}
+
+OTF2_ErrorCode ot_evt_mpi_nbc_request(uint32_t loc, uint64_t t, uint64_t request) {
+  if (direct(loc))
+    return OTF2_EvtWriter_NonBlockingCollectiveRequest(writers[loc], NULL, t, request);
+  put(K_MPI_NBC_REQUEST, 0, loc, t, 0)[2] = request;
+  return appended();
+}
+
+OTF2_ErrorCode ot_evt_mpi_nbc_complete(uint32_t loc, uint64_t t, OTF2_CollectiveOp op,
+                                       OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                       uint64_t received, uint64_t request) {
+  if (direct(loc))
+    return OTF2_EvtWriter_NonBlockingCollectiveComplete(writers[loc], NULL, t, op, comm, root, sent,
+                                                        received, request);
+  uint64_t *p = put(K_MPI_NBC_COMPLETE, op, loc, t, 0);
+  p[2] = pair(comm, root);
+  p[3] = sent;
+  p[4] = received;
+  p[5] = request;
   return appended();
 }

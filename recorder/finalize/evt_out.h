@@ -68,5 +68,9 @@ OTF2_ErrorCode ot_evt_mpi_collective_begin(uint32_t loc, uint64_t t);
 OTF2_ErrorCode ot_evt_mpi_collective_end(uint32_t loc, uint64_t t, OTF2_CollectiveOp op,
                                          OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                          uint64_t received);
+OTF2_ErrorCode ot_evt_mpi_nbc_request(uint32_t loc, uint64_t t, uint64_t request);
+OTF2_ErrorCode ot_evt_mpi_nbc_complete(uint32_t loc, uint64_t t, OTF2_CollectiveOp op,
+                                       OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                       uint64_t received, uint64_t request);
 
 #endif

@@ -32,6 +32,12 @@ static OTF2_ErrorCode request(uint32_t loc, ot_mpi_loc *m, const ot_rec *r, uint
     return ot_evt_mpi_isend_complete(loc, t, r->c);
   case OT_MSG_IRECV_REQUEST:
     return ot_evt_mpi_irecv_request(loc, t, r->c);
+  case OT_MSG_NBC_REQUEST:
+    return ot_evt_mpi_nbc_request(loc, t, r->c);
+  case OT_MSG_NBC_COMPLETE: /* its MPI_COLL_BEGIN and MPI_COLL_END follow */
+    m->nbc = r->c;
+    m->in_nbc = 1;
+    return OTF2_SUCCESS;
   default:
     return OTF2_SUCCESS;
   }
@@ -45,13 +51,18 @@ OTF2_ErrorCode ot_mpi_replay(uint32_t loc, ot_mpi_loc *m, const ot_rec *r, uint6
     return request(loc, m, r, t);
   case OT_MPI_COLL_BEGIN:
     m->root = r->a;
-    return ot_evt_mpi_collective_begin(loc, t);
+    return m->in_nbc ? OTF2_SUCCESS : ot_evt_mpi_collective_begin(loc, t);
   case OT_MPI_COLL_END: {
     OTF2_CommRef comm = ot_mpi_comm_ref(r->a);
     uint32_t root = m->root;
+    int nbc = m->in_nbc;
     m->root = OTF2_UNDEFINED_UINT32;
+    m->in_nbc = 0;
     if (comm == OTF2_UNDEFINED_COMM)
       return OTF2_SUCCESS;
+    if (nbc)
+      return ot_evt_mpi_nbc_complete(loc, t, (OTF2_CollectiveOp)r->kind, comm, root, r->b, r->c,
+                                     m->nbc);
     return ot_evt_mpi_collective_end(loc, t, (OTF2_CollectiveOp)r->kind, comm, root, r->b, r->c);
   }
   default:

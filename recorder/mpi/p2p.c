@@ -1,27 +1,19 @@
 /* Point-to-point calls: sends write MpiSend (MpiIsend with a request id)
- * before the message leaves, receives MpiRecv from their status after it
- * arrived (so MPI_ANY_SOURCE and MPI_ANY_TAG are resolved); MPI_Irecv
- * writes MpiIrecvRequest and its completion (mpi/wait.c) MpiIrecv. No
- * records towards MPI_PROC_NULL or on a communicator the table does not
- * know (mpi/comm.h). */
+ * before the PMPI call, so before the message can leave; receives write
+ * MpiRecv from their status after the PMPI call, once it arrived (so
+ * MPI_ANY_SOURCE and MPI_ANY_TAG are resolved); MPI_Irecv writes
+ * MpiIrecvRequest and its completion (mpi/wait.c) MpiIrecv. A send whose
+ * PMPI call fails keeps its records (MPI's default error handler ends the
+ * job anyway). No records towards MPI_PROC_NULL or on a communicator the
+ * table does not know (mpi/comm.h). Persistent requests: mpi/persist.c. */
+#include "mpi/msg.h"
 #include "mpi/req.h"
 #include "mpi/wrap.h"
-
-static uint64_t peer_tag(int peer, int tag) {
-  return (uint64_t)(uint32_t)peer << 32 | (uint32_t)tag;
-}
-
-static uint64_t bytes_of(int n, MPI_Datatype t) {
-  int size = 0;
-  if (PMPI_Type_size(t, &size) != MPI_SUCCESS || size < 0 || n < 0)
-    return 0;
-  return (uint64_t)n * (uint64_t)size;
-}
 
 static void send_msg(int n, MPI_Datatype t, int to, int tag, MPI_Comm c) {
   uint32_t id = to != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
   if (id != OT_COMM_NONE)
-    ot_mpi_rec(OT_MR_MSG, OT_MSG_SEND, id, peer_tag(to, tag), bytes_of(n, t));
+    ot_mpi_rec(OT_MR_MSG, OT_MSG_SEND, id, ot_peer_tag(to, tag), ot_bytes_of(n, t));
 }
 
 /* The MPI_MSG record of a receive that completed with status s. */
@@ -32,7 +24,7 @@ static void recv_done(MPI_Comm c, const MPI_Status *s) {
     return;
   if (PMPI_Get_count(s, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
     bytes = 0;
-  ot_mpi_rec(OT_MR_MSG, OT_MSG_RECV, id, peer_tag(s->MPI_SOURCE, s->MPI_TAG), (uint64_t)bytes);
+  ot_mpi_rec(OT_MR_MSG, OT_MSG_RECV, id, ot_peer_tag(s->MPI_SOURCE, s->MPI_TAG), (uint64_t)bytes);
 }
 
 #define SEND(name)                                                                                 \
@@ -76,20 +68,37 @@ int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype stype, int to, int stag, v
   return rc;
 }
 
-int MPI_Isend(const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c, MPI_Request *q) {
-  const void *cp = __builtin_return_address(0);
-  ot_mpi_hook(OT_MPI_Isend, 0, cp, 0);
-  int rc = PMPI_Isend(b, n, t, to, tag, c, q);
-  uint32_t id =
-      rc == MPI_SUCCESS && to != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
-  uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_add(*q, id, 1) : 0;
+/* A nonblocking send's records, before the call so that they precede
+ * the message: its request id (0: none) and comm id. */
+static uint64_t isend_begin(int n, MPI_Datatype t, int to, int tag, MPI_Comm c, uint32_t *comm) {
+  uint32_t id = to != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
+  uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_id() : 0;
   if (rid) {
     ot_mpi_rec(OT_MR_REQ, OT_MSG_REQUEST, 0, 0, rid);
-    ot_mpi_rec(OT_MR_MSG, OT_MSG_ISEND, id, peer_tag(to, tag), bytes_of(n, t));
+    ot_mpi_rec(OT_MR_MSG, OT_MSG_ISEND, id, ot_peer_tag(to, tag), ot_bytes_of(n, t));
   }
-  ot_mpi_hook(OT_MPI_Isend, 1, cp, 0);
-  return rc;
+  *comm = id;
+  return rid;
 }
+
+#define ISEND(name)                                                                                \
+  int MPI_##name(const void *b, int n, MPI_Datatype t, int to, int tag, MPI_Comm c,                \
+                 MPI_Request *q) {                                                                 \
+    const void *cp = __builtin_return_address(0);                                                  \
+    ot_mpi_hook(OT_MPI_##name, 0, cp, 0);                                                          \
+    uint32_t id;                                                                                   \
+    uint64_t rid = isend_begin(n, t, to, tag, c, &id);                                             \
+    int rc = PMPI_##name(b, n, t, to, tag, c, q);                                                  \
+    if (rid && rc == MPI_SUCCESS)                                                                  \
+      ot_mpi_req_add(*q, q, &(ot_mpi_req){.id = rid, .comm = id, .kind = OT_REQ_SEND});            \
+    ot_mpi_hook(OT_MPI_##name, 1, cp, 0);                                                          \
+    return rc;                                                                                     \
+  }
+
+ISEND(Isend)
+ISEND(Issend)
+ISEND(Ibsend)
+ISEND(Irsend)
 
 int MPI_Irecv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI_Request *q) {
   const void *cp = __builtin_return_address(0);
@@ -97,10 +106,26 @@ int MPI_Irecv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI
   int rc = PMPI_Irecv(b, n, t, from, tag, c, q);
   uint32_t id =
       rc == MPI_SUCCESS && from != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
-  uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_add(*q, id, 0) : 0;
-  if (rid)
+  uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_id() : 0;
+  if (rid) { /* the record first: another thread may complete q once it is added */
     ot_mpi_rec(OT_MR_REQ, OT_MSG_IRECV_REQUEST, 0, 0, rid);
+    ot_mpi_req_add(*q, q, &(ot_mpi_req){.id = rid, .comm = id, .kind = OT_REQ_RECV});
+  }
   ot_mpi_hook(OT_MPI_Irecv, 1, cp, 0);
+  return rc;
+}
+
+int MPI_Sendrecv_replace(void *b, int n, MPI_Datatype t, int to, int stag, int from, int rtag,
+                         MPI_Comm c, MPI_Status *s) {
+  const void *cp = __builtin_return_address(0);
+  ot_mpi_hook(OT_MPI_Sendrecv_replace, 0, cp, 0);
+  send_msg(n, t, to, stag, c);
+  MPI_Status own;
+  MPI_Status *st = s == MPI_STATUS_IGNORE ? &own : s;
+  int rc = PMPI_Sendrecv_replace(b, n, t, to, stag, from, rtag, c, st);
+  if (rc == MPI_SUCCESS && ot_mpi_on())
+    recv_done(c, st);
+  ot_mpi_hook(OT_MPI_Sendrecv_replace, 1, cp, 0);
   return rc;
 }
 

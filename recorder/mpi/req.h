@@ -1,24 +1,49 @@
 /* Pending nonblocking requests (mpi/req.c): what the completing call
- * (MPI_Wait..., MPI_Test...) needs to write the request's completion. */
+ * (MPI_Wait..., MPI_Test..., MPI_Request_free) needs to write the
+ * request's completion, and the persistent requests' definitions that
+ * MPI_Start needs. */
 #ifndef OMPTRACE_MPI_REQ_H
 #define OMPTRACE_MPI_REQ_H
 
 #include <mpi.h>
 #include <stdint.h>
 
+enum { OT_REQ_SEND, OT_REQ_RECV, OT_REQ_NBC };
+
 typedef struct ot_mpi_req {
-  MPI_Request handle; /* MPI_REQUEST_NULL: a free slot */
-  uint64_t id;        /* unique in this process, from 1 */
-  uint32_t comm;      /* a receive's communicator id (mpi/comm.h) */
-  int send;
+  uint64_t id;   /* unique in this process, from 1 */
+  uint64_t b, c; /* NBC: bytes sent, received; a persistent definition:
+                    peer << 32 | tag, bytes */
+  uint32_t comm; /* communicator id (mpi/comm.h) */
+  uint32_t root; /* NBC: root in comm (OTF2_UNDEFINED_UINT32: none) */
+  uint8_t kind;  /* OT_REQ_* */
+  uint8_t op;    /* NBC: OTF2_CollectiveOp */
 } ot_mpi_req;
 
-/* Remembers a request just started; its id, or 0 when the table is full
- * (the call is then recorded without message records, said once). */
-uint64_t ot_mpi_req_add(MPI_Request q, uint32_t comm, int send);
-/* Writes the completion records of request q (its handle before the
- * completing call) with its status s and forgets it; nothing for a
- * request the table does not hold. */
-void ot_mpi_req_done(MPI_Request q, const MPI_Status *s);
+/* Before a call that starts a request: a new request id, or 0 when the
+ * table is full (the call is then recorded without message records,
+ * said once). */
+uint64_t ot_mpi_req_id(void);
+/* After it: request q, started through the program's variable at `var`,
+ * is pending with r (r->id from ot_mpi_req_id). */
+void ot_mpi_req_add(MPI_Request q, const MPI_Request *var, const ot_mpi_req *r);
+/* Writes the completion records of the requests a call completed: n
+ * handles as they were before the call (the program's variables at var),
+ * statuses s; idx NULL: all n, else the n array slots idx[0..n) of
+ * old/var/s. Nothing for a handle the table does not hold. */
+void ot_mpi_req_done(int n, const MPI_Request old[], const MPI_Request var[], const MPI_Status s[],
+                     const int idx[]);
+/* MPI_Request_free of q (the program's variable var), before the free: s
+ * its status when it had completed (MPI_Request_get_status), else NULL.
+ * Completion records when s, else none; forgets q's pending entry and its
+ * persistent definition. */
+void ot_mpi_req_free(MPI_Request q, const MPI_Request *var, const MPI_Status *s);
+/* 1 when the table holds anything for q. */
+int ot_mpi_req_held(MPI_Request q);
+/* A persistent request q was made with definition d (kind SEND or RECV,
+ * comm, b, c); 0 when the table is full. */
+int ot_mpi_req_define(MPI_Request q, const ot_mpi_req *d);
+/* Copies q's persistent definition to d: 1, or 0 when there is none. */
+int ot_mpi_req_definition(MPI_Request q, ot_mpi_req *d);
 
 #endif
