@@ -43,7 +43,17 @@ ROLES = {"MPI_Send": RegionRole.POINT2POINT, "MPI_Recv": RegionRole.POINT2POINT,
          "MPI_Gatherv": RegionRole.COLL_ALL2ONE, "MPI_Scatter": RegionRole.COLL_ONE2ALL,
          "MPI_Scatterv": RegionRole.COLL_ONE2ALL, "MPI_Allgather": RegionRole.COLL_ALL2ALL,
          "MPI_Allgatherv": RegionRole.COLL_ALL2ALL, "MPI_Alltoall": RegionRole.COLL_ALL2ALL,
-         "MPI_Alltoallv": RegionRole.COLL_ALL2ALL, "MPI_Reduce_scatter": RegionRole.COLL_ALL2ALL}
+         "MPI_Alltoallv": RegionRole.COLL_ALL2ALL, "MPI_Reduce_scatter": RegionRole.COLL_ALL2ALL,
+         "MPI_Ibarrier": RegionRole.BARRIER, "MPI_Ibcast": RegionRole.COLL_ONE2ALL,
+         "MPI_Ireduce": RegionRole.COLL_ALL2ONE, "MPI_Iallreduce": RegionRole.COLL_ALL2ALL,
+         "MPI_Igather": RegionRole.COLL_ALL2ONE, "MPI_Igatherv": RegionRole.COLL_ALL2ONE,
+         "MPI_Iscatter": RegionRole.COLL_ONE2ALL, "MPI_Iscatterv": RegionRole.COLL_ONE2ALL,
+         "MPI_Iallgather": RegionRole.COLL_ALL2ALL, "MPI_Iallgatherv": RegionRole.COLL_ALL2ALL,
+         "MPI_Ialltoall": RegionRole.COLL_ALL2ALL, "MPI_Ialltoallv": RegionRole.COLL_ALL2ALL,
+         "MPI_Ireduce_scatter": RegionRole.COLL_ALL2ALL}
+ROLES.update((n, RegionRole.POINT2POINT) for n in (
+    "MPI_Waitsome", "MPI_Testany", "MPI_Testsome", "MPI_Sendrecv_replace", "MPI_Send_init",
+    "MPI_Recv_init", "MPI_Start", "MPI_Startall", "MPI_Request_free"))
 
 # A rank's archive lists its communicators' members as WORLD ranks while
 # its MPI COMM_LOCATIONS group holds only its own location (the merged
@@ -424,6 +434,246 @@ def case_colls():
         eq(len(collectives(t, t.locs[0])), len(want), "rank %d collectives in all" % r)
 
 
+# ---- requests, their completions and message order (docs/mpi.md) --------
+K, ITERS, BIG = 4, 3, 1 << 20  # progs/requests.c
+HALO_ITERS = 4  # progs/halo.c
+
+
+def records(t):
+    """(kind, event, innermost region, location) of every Mpi* and
+    NonBlockingCollective* event of every location of t."""
+    out = []
+    for loc, evs in t.events.items():
+        stack = []
+        for e in evs:
+            kind = type(e).__name__
+            if kind == "Enter":
+                stack.append(e.region.name)
+            elif kind == "Leave" and stack:
+                stack.pop()
+            elif kind.startswith("Mpi") or kind.startswith("NonBlocking"):
+                out.append((kind, e, stack[-1] if stack else None, loc))
+    return out
+
+
+def msgs(recs, kind):
+    """(call, peer, tag, bytes) of the records of kind, sorted."""
+    peer = "receiver" if kind in ("MpiSend", "MpiIsend") else "sender"
+    return sorted((r, getattr(e, peer), e.msg_tag, e.msg_length)
+                  for k, e, r, _ in recs if k == kind)
+
+
+def check_requests(recs, rank, uncompleted=()):
+    """Every request id is started once; every Isend is completed exactly
+    once after it (but those of tags in uncompleted: never), every
+    MpiIrecvRequest has exactly one MpiIrecv after it."""
+    started = collections.Counter(e.request_id for k, e, _, _ in recs
+                                  if k in ("MpiIsend", "MpiIrecvRequest"))
+    eq([i for i, c in started.items() if c != 1], [], "rank %d request ids started twice" % rank)
+    when = {(k, e.request_id): e.time for k, e, _, _ in recs
+            if k in ("MpiIsend", "MpiIrecvRequest", "MpiIsendComplete", "MpiIrecv")}
+    for start, done in (("MpiIsend", "MpiIsendComplete"), ("MpiIrecvRequest", "MpiIrecv")):
+        want = sorted(e.request_id for k, e, _, _ in recs
+                      if k == start and getattr(e, "msg_tag", None) not in uncompleted)
+        got = sorted(e.request_id for k, e, _, _ in recs if k == done)
+        eq(got, want, "rank %d %s ids (each exactly once)" % (rank, done))
+        late = [i for i in got if when.get((start, i), 0) > when[(done, i)]]
+        eq(late, [], "rank %d %s before its %s" % (rank, done, start))
+
+
+def check_order(traces, want_pairs):
+    """Matches every send (MpiSend, MpiIsend) of the rank archives with its
+    receive (MpiRecv, MpiIrecv) by sender, receiver and tag in order (MPI
+    does not overtake; the programs use one communicator): each send has
+    exactly one receive with the same bytes, want_pairs of them, and no
+    receive is recorded before its send (ranks on one host share
+    CLOCK_MONOTONIC, the time base of the raw archives)."""
+    sends, recvs = collections.defaultdict(list), collections.defaultdict(list)
+    for r, t in enumerate(traces):
+        for k, e, _, _ in records(t):
+            if k in ("MpiSend", "MpiIsend"):
+                sends[(r, e.receiver, e.msg_tag)].append((e.time, e.msg_length))
+            elif k in ("MpiRecv", "MpiIrecv"):
+                recvs[(e.sender, r, e.msg_tag)].append((e.time, e.msg_length))
+    pairs, late = 0, []
+    for key in set(sends) | set(recvs):
+        s, v = sorted(sends[key]), sorted(recvs[key])
+        eq(len(s), len(v), "sends and receives of (sender, receiver, tag) %r" % (key,))
+        eq([b for _, b in s], [b for _, b in v], "bytes of (sender, receiver, tag) %r" % (key,))
+        for (ts, _), (tr, _) in zip(s, v):
+            pairs += 1
+            if tr < ts:
+                late.append((key, tr - ts))
+    eq(pairs, want_pairs, "matched messages")
+    eq(late, [], "receives recorded before their sends (key, ns)")
+
+
+def requests_want(r):
+    """progs/requests.c: rank r's records as (call, peer, tag, bytes)."""
+    o, rep = 1 - r, lambda x, n: [x] * n  # noqa: E731
+    if r == 0:
+        isend = [("MPI_Isend", o, tag + i, 4) for tag in (10, 20, 30) for i in range(K)] + \
+            rep(("MPI_Start", o, 50, 4), ITERS) + rep(("MPI_Startall", o, 51, 4), ITERS) + \
+            [("MPI_Isend", o, 60, 4), ("MPI_Isend", o, 61, BIG), ("MPI_Start", o, 62, BIG),
+             ("MPI_Isend", o, 63, 4)]
+        irecv = [("MPI_Testsome", o, 40 + i, 4) for i in range(K)] + \
+            rep(("MPI_Waitall", o, 51, 4), ITERS)
+        recv = [("MPI_Sendrecv_replace", o, 70, 4)]
+        isend_done = {"MPI_Waitall": K + ITERS, "MPI_Wait": K + ITERS + 1, "MPI_Test": K,
+                      "MPI_Request_free": 1}
+        irecv_req = {"MPI_Irecv": K, "MPI_Startall": ITERS}
+    else:
+        isend = [("MPI_Isend", o, 40 + i, 4) for i in range(K)] + \
+            rep(("MPI_Startall", o, 51, 4), ITERS)
+        irecv = [(call, o, tag + i, 4) for call, tag in
+                 (("MPI_Waitall", 10), ("MPI_Waitsome", 20), ("MPI_Testany", 30))
+                 for i in range(K)] + rep(("MPI_Wait", o, 50, 4), ITERS) + \
+            rep(("MPI_Waitall", o, 51, 4), ITERS) + [("MPI_Request_free", o, 60, 4)]
+        recv = [("MPI_Recv", o, 61, BIG), ("MPI_Recv", o, 62, BIG), ("MPI_Recv", o, 63, 4),
+                ("MPI_Sendrecv_replace", o, 70, 4)]
+        isend_done = {"MPI_Testsome": K, "MPI_Waitall": ITERS}
+        irecv_req = {"MPI_Irecv": 3 * K + 1, "MPI_Start": ITERS, "MPI_Startall": ITERS}
+    return (sorted(isend), sorted(irecv), [("MPI_Sendrecv_replace", o, 70, 4)], sorted(recv),
+            isend_done, irecv_req)
+
+
+def requests_run(out):
+    p = mpirun("mpi_requests", 2, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    return [archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2")) for r in range(2)]
+
+
+# messages of progs/requests.c: rank 0 to 1 tags 10-33, 50, 51, 60-63, 70; 1 to 0 tags 40-43,
+# 51, 70
+REQ_PAIRS = (3 * K + 2 * ITERS + 4 + 1) + (K + ITERS + 1)
+
+
+def case_requests():
+    """progs/requests.c on 2 ranks: every Isend and Irecv completed exactly
+    once in the call that completed it (sends completed at once with one
+    shared handle, copies, polling, Waitsome/Testany/Testsome, persistent
+    and freed requests), MPI_Sendrecv_replace, all messages matched."""
+    traces = requests_run(os.path.join(A.work, "requests_np2"))
+    for r, t in enumerate(traces):
+        mpi_calls(t)
+        recs = records(t)
+        isend, irecv, send, recv, isend_done, irecv_req = requests_want(r)
+        eq(msgs(recs, "MpiIsend"), isend, "rank %d Isends" % r)
+        eq(msgs(recs, "MpiIrecv"), irecv, "rank %d Irecvs" % r)
+        eq(msgs(recs, "MpiSend"), send, "rank %d sends" % r)
+        eq(msgs(recs, "MpiRecv"), recv, "rank %d receives" % r)
+        eq(dict(collections.Counter(c for k, _, c, _ in recs if k == "MpiIsendComplete")),
+           isend_done, "rank %d Isend completions by call" % r)
+        eq(dict(collections.Counter(c for k, _, c, _ in recs if k == "MpiIrecvRequest")),
+           irecv_req, "rank %d Irecv requests by call" % r)
+        # the active sends freed (tags 61, 62) have no completion
+        check_requests(recs, r, uncompleted=(61, 62) if r == 0 else ())
+    check_order(traces, REQ_PAIRS)
+
+
+def case_causality():
+    """progs/requests.c run RUNS times with both cores kept busy: in every
+    run's raw rank archives each receive is recorded after its send."""
+    runs = 4
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        for i in range(runs):
+            check_order(requests_run(os.path.join(A.work, "causality_np2", "run%d" % i)),
+                        REQ_PAIRS)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+
+
+def case_nbc():
+    """progs/nbc.c on 4 ranks: each nonblocking collective one
+    NonBlockingCollectiveRequest in its call and one
+    NonBlockingCollectiveComplete in the call that completed it, with the
+    bytes of its blocking twin (case colls_np4); no MpiCollective*."""
+    n, w = 4, "MPI_COMM_WORLD"
+    out = os.path.join(A.work, "nbc_np4")
+    p = mpirun("mpi_nbc", n, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    for r in range(n):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        mpi_calls(t)
+        recs = records(t)
+
+        def rooted(root, root_sent, root_recv, sent, recv):
+            return (root,) + ((root_sent, root_recv) if r == root else (sent, recv))
+        c = CollectiveOp
+        want = [
+            ("MPI_Ibarrier", "MPI_Wait", c.BARRIER, UNDEFINED, 0, 0),
+            ("MPI_Ibcast", "MPI_Waitall", c.BCAST) + rooted(1, 4 * 8, 8, 0, 8),
+            ("MPI_Ireduce", "MPI_Waitall", c.REDUCE) + rooted(2, 12, 4 * 12, 12, 0),
+            ("MPI_Igather", "MPI_Waitall", c.GATHER) + rooted(0, 4, 16, 4, 0),
+            ("MPI_Igatherv", "MPI_Waitall", c.GATHERV) + rooted(3, 16, 40, 4 * (r + 1), 0),
+            ("MPI_Iscatter", "MPI_Waitall", c.SCATTER) + rooted(0, 4 * 8, 8, 0, 8),
+            ("MPI_Iscatterv", "MPI_Waitall", c.SCATTERV) + rooted(1, 40, 8, 0, 4 * (r + 1)),
+            ("MPI_Iallgather", "MPI_Waitsome", c.ALLGATHER, UNDEFINED, 16, 16),
+            ("MPI_Iallgatherv", "MPI_Waitsome", c.ALLGATHERV, UNDEFINED, 16 * (r + 1), 40),
+            ("MPI_Ialltoall", "MPI_Test", c.ALLTOALL, UNDEFINED, 16, 16),
+            ("MPI_Ialltoallv", "MPI_Testall", c.ALLTOALLV, UNDEFINED, 16, 16),
+            ("MPI_Ireduce_scatter", "MPI_Testall", c.REDUCE_SCATTER, UNDEFINED, 16, 16),
+            ("MPI_Iallreduce", "MPI_Waitany", c.ALLREDUCE, UNDEFINED, 60, 60)]
+        started = {e.request_id: (call, e.time) for k, e, call, _ in recs
+                   if k == "NonBlockingCollectiveRequest"}
+        eq(len(started), len(want), "rank %d NonBlockingCollectiveRequests" % r)
+        got = []
+        for k, e, call, _ in recs:
+            if k == "NonBlockingCollectiveComplete":
+                start, when = started.pop(e.request_id, (None, e.time + 1))
+                eq(when <= e.time, True, "rank %d %s completed after it started" % (r, start))
+                eq(e.communicator.name, w, "rank %d %s communicator" % (r, start))
+                got.append((start, call, e.collective_op, e.root, e.size_sent, e.size_received))
+        eq(got, want, "rank %d nonblocking collectives (started, completed, op, root, bytes)" % r)
+        eq([k for k, _, _, _ in recs if k.startswith("MpiCollective")], [],
+           "rank %d blocking collective records" % r)
+
+
+def halo_count(rank, d, it):
+    return 1024 + it + rank if d == 2 else 1 + d + 3 * it + rank
+
+
+def case_halo():
+    """progs/halo.c on 8 ranks x 2 threads: every face message sent once,
+    received once with the same bytes and tag, after its send; every
+    request completed exactly once, by the MPI_Waitall of its exchange;
+    odd iterations' calls inside the masked construct."""
+    n = 8
+    out = os.path.join(A.work, "halo_np8")
+    p = mpirun("mpi_halo", n, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    traces = []
+    for r in range(n):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        traces.append(t)
+        calls = mpi_calls(t)
+        eq(len(t.locs), 2, "rank %d threads" % r)
+        loc0 = t.locs[0]
+        got = collections.Counter(name for name, _ in calls[loc0])
+        eq(dict(got), {"MPI_Init_thread": 1, "MPI_Irecv": 3 * HALO_ITERS,
+                       "MPI_Isend": 3 * HALO_ITERS, "MPI_Waitall": HALO_ITERS,
+                       "MPI_Finalize": 1}, "rank %d MPI calls" % r)
+        eq(sum(1 for name, stack in calls[loc0] if name == "MPI_Waitall" and
+               any(s.split(" @ ")[0] == "masked" for s in stack)), HALO_ITERS // 2,
+           "rank %d exchanges inside masked" % r)
+        eq([c for loc in t.locs[1:] for c in calls[loc]], [], "rank %d MPI calls on thread 1" % r)
+        recs = records(t)
+        faces = [(r ^ (1 << d), 10 * it + d, d, it) for it in range(HALO_ITERS) for d in range(3)]
+        eq(msgs(recs, "MpiIsend"),
+           sorted(("MPI_Isend", peer, tag, 8 * halo_count(r, d, it))
+                  for peer, tag, d, it in faces), "rank %d Isends" % r)
+        eq(msgs(recs, "MpiIrecv"),
+           sorted(("MPI_Waitall", peer, tag, 8 * halo_count(peer, d, it))
+                  for peer, tag, d, it in faces), "rank %d Irecvs" % r)
+        eq(collections.Counter(c for k, _, c, _ in recs if k == "MpiIsendComplete"),
+           collections.Counter({"MPI_Waitall": 3 * HALO_ITERS}), "rank %d Isend completions" % r)
+        check_requests(recs, r)
+    check_order(traces, n * 3 * HALO_ITERS)
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -438,7 +688,8 @@ def main():
     {"pingpong_np2": lambda: case_pingpong(2), "pingpong_np4": lambda: case_pingpong(4),
      "split_np4": case_split, "abort_np2": case_abort, "kill_np2": case_kill, "multiple_np2": case_multiple,
      "imbalance_np4": case_imbalance, "nonblock_np4": case_nonblock,
-     "colls_np4": case_colls}[A.case]()
+     "colls_np4": case_colls, "requests_np2": case_requests, "causality_np2": case_causality,
+     "nbc_np4": case_nbc, "halo_np8": case_halo}[A.case]()
     for m in problems:
         print("FAIL:", m)
     print("%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
