@@ -105,6 +105,31 @@ def test_json():
     check(any(t.startswith("Ranks wait 65 us in collectives") and
               "60 us at MPI_Allreduce @ job.c:30" in t for t in texts), "collective finding")
     check(any("1.54x the mean" in t for t in texts), "MPI imbalance finding")
+    # The job's time (gen_mpi.c): parallel 0..100; MPI calls, their union over
+    # ranks, 110..140, 150..176, 200..240 and 245..255 (106); serial the rest
+    # of 0..255 (49). Per rank r thread 0 works 100, is in MPI RANKS[r][3]
+    # and serial the rest; thread 1 is in the parallel region only.
+    run = doc["overview"]["run"]
+    eq((run["serial_ns"], run["mpi_ns"], run["parallel_ns"], run["measured_ns"]),
+       (49 * US, 106 * US, 100 * US, 255 * US), "job: serial, MPI only, parallel, measured")
+    eq([(t["work_ns"] + t["wait_ns"], t["mpi_ns"], t["serial_ns"], t["idle_ns"])
+        for t in doc["threads"]["threads"]],
+       [x for r in RANKS for x in ((100 * US, r[3] * US, (155 - r[3]) * US, 0),
+                                   (100 * US, 0, 0, 155 * US))], "job: time per thread")
+    check(any(t.startswith("19% of the run (49 us) is serial: no thread is inside a parallel "
+                           "region or an MPI call, so 2 threads per rank") for t in texts),
+          "serial finding of serial time only: %r" % texts)
+    check(any(t.startswith("42% of the run (106 us) is MPI time") for t in texts),
+          "MPI time finding")
+    # An MPI call inside a parallel region (nested: MPI_Comm_size 20..30 on
+    # thread 0 of each rank) is MPI time, not OMP Work; the job's time stays.
+    nested = summary_json(mpi_archive("nested"))
+    eq([(t["work_ns"], t["mpi_ns"]) for t in nested["threads"]["threads"][::2]],
+       [(90 * US, (r[3] + 10) * US) for r in RANKS], "nested: thread 0 work and MPI")
+    eq([(r["mpi_ns"] // US, r["work_ns"] // US) for r in nested["mpi"]["ranks"]],
+       [(r[3] + 10, r[4] - 10) for r in RANKS], "nested: ranks' MPI and work")
+    eq({k: nested["overview"]["run"][k] for k in ("serial_ns", "mpi_ns", "parallel_ns")},
+       {k: run[k] for k in ("serial_ns", "mpi_ns", "parallel_ns")}, "nested: the job's time")
     names = [t["name"] for t in doc["threads"]["threads"]]
     eq(names[:2], ["rank 0, OpenMP thread 0", "rank 0, OpenMP thread 1"], "thread names")
     # --top 2 keeps the two busiest pairs and the two biggest waits

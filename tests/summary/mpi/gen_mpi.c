@@ -5,6 +5,9 @@
  *                          receive with no send)
  *   gen_mpi DIR badcomm    the split communicator refers to a missing group
  *   gen_mpi DIR mpionly    the job without its parallel regions (no OpenMP)
+ *   gen_mpi DIR nested     the job, thread 0 of each rank in MPI_Comm_size
+ *                          20..30 inside the parallel region: MPI time, not
+ *                          OMP Work
  *   gen_mpi DIR reorder    the job, then 3 posts MPI_Irecv A and B from 2 (tag
  *                          11) and waits for B first: 2's first send (100 B at
  *                          310) is A's, its second (200 B at 312) B's;
@@ -32,7 +35,7 @@
 
 #define US 1000u
 
-enum { PAR, IBAR, SEND, RECV, ALLRED, IRECV, WAIT, ISEND, BARRIER, BCAST, REDUCE };
+enum { PAR, IBAR, SEND, RECV, ALLRED, IRECV, WAIT, ISEND, BARRIER, BCAST, REDUCE, SIZE };
 
 static void regions(mg *g) {
   mg_region(g, "parallel @ job.c:10", OTF2_REGION_ROLE_PARALLEL, OTF2_PARADIGM_OPENMP, "job.c", 10);
@@ -47,14 +50,19 @@ static void regions(mg *g) {
   mg_region(g, "MPI_Barrier", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI, "job.c", 40);
   mg_region(g, "MPI_Bcast", OTF2_REGION_ROLE_COLL_ONE2ALL, OTF2_PARADIGM_MPI, "job.c", 50);
   mg_region(g, "MPI_Reduce", OTF2_REGION_ROLE_COLL_ALL2ONE, OTF2_PARADIGM_MPI, "job.c", 51);
+  mg_region(g, "MPI_Comm_size", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI, "job.c", 12);
 }
 
-static void openmp(mg *g, int r) {
+static void openmp(mg *g, int r, int nested) {
   mg_fork(g, r, 0, 2);
   for (int t = 0; t < 2; t++) {
     uint64_t work = t ? (40u + 10u * (uint64_t)r) * US : 100 * US;
     mg_team_begin(g, r, t, 0);
     mg_enter(g, r, t, 0, PAR);
+    if (!t && nested) {
+      mg_enter(g, r, t, 20 * US, SIZE);
+      mg_leave(g, r, t, 30 * US, SIZE);
+    }
     if (t) {
       mg_enter(g, r, t, work, IBAR);
       mg_leave(g, r, t, 100 * US, IBAR);
@@ -133,12 +141,12 @@ static void reorder(mg *g, uint32_t world) {
 
 int main(int argc, char **argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: gen_mpi DIR job|nosend|badcomm|mpionly|mpionly\n");
+    fprintf(stderr, "usage: gen_mpi DIR job|nosend|badcomm|mpionly|reorder|nested\n");
     return 2;
   }
   const char *kind = argv[2];
   if (strcmp(kind, "job") && strcmp(kind, "nosend") && strcmp(kind, "badcomm") &&
-      strcmp(kind, "mpionly") && strcmp(kind, "reorder")) {
+      strcmp(kind, "mpionly") && strcmp(kind, "reorder") && strcmp(kind, "nested")) {
     fprintf(stderr, "gen_mpi: unknown archive '%s'\n", kind);
     return 2;
   }
@@ -149,7 +157,7 @@ int main(int argc, char **argv) {
   mg_comm(g, "MPI_COMM_SELF", 0, NULL, OTF2_UNDEFINED_COMM, 0);
   uint32_t split = mg_comm(g, "MPI_COMM_WORLD.split 1", 2, pair, world, !strcmp(kind, "badcomm"));
   for (int r = 0; r < 4 && strcmp(kind, "mpionly"); r++)
-    openmp(g, r);
+    openmp(g, r, !strcmp(kind, "nested"));
   messages(g, world, split, !strcmp(kind, "nosend"));
   collectives(g, world, split);
   if (!strcmp(kind, "reorder"))
