@@ -83,6 +83,11 @@ eq(sorted(procs.values()), ["rank 0", "rank 1", "rank 2", "rank 3"], "one proces
 eq(sorted((order[p], n) for p, n in procs.items()),
    [(r, "rank %d" % r) for r in range(4)], "processes in rank order")
 eq(digest["threads"][5], "rank 2, OpenMP thread 1", "thread names with their rank")
+# MPI calls are cat "mpi" (gen_mpi.c: 10 point-to-point calls, 4 MPI_Allreduce and 2
+# MPI_Barrier), OpenMP regions keep their kind
+cats = sorted(set((e["name"].startswith("MPI_"), e["cat"]) for e in ev if e["ph"] == "B"))
+eq(cats, [(False, "implicit barrier"), (False, "parallel"), (True, "mpi")], "slice categories")
+eq(sum(e["ph"] == "B" and e["cat"] == "mpi" for e in ev), 16, "MPI slices")
 pid_of = {e["tid"]: e["pid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
 for (tid, ts), name in sorted(ENDS.items()):
     eq(enclosing(ev, pid_of[tid], tid, ts), name, "arrow end at %s us on %d" % (ts, tid))
