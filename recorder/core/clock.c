@@ -12,6 +12,7 @@
 #include <string.h>
 
 int ot_clock_use_tsc = 0;
+int64_t ot_clock_skew_ns = 0;
 /* Whether recorded times are TSC ticks: the recording clock for a live
  * run, the log's clock for a recovered one. Kept apart from
  * ot_clock_use_tsc, which threads still running at finalize (exit() in a
@@ -98,6 +99,7 @@ static int cpuinfo_invariant_tsc(void) {
 }
 
 void ot_clock_init(void) {
+  ot_clock_skew_ns = ot_clock_test_skew();
   ot_clock_use_tsc = ot_cfg.clock_tsc && (cpuid_invariant_tsc() || cpuinfo_invariant_tsc());
   convert_tsc = ot_clock_use_tsc;
   calibrated = 0;

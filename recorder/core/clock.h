@@ -5,17 +5,42 @@
 #define OMPTRACE_CLOCK_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 #include <x86intrin.h>
 
 extern int ot_clock_use_tsc; /* set once by ot_clock_init */
+/* Test-only skew added to every CLOCK_MONOTONIC read (ot_clock_test_skew);
+ * 0 in real runs. Each library has its copy: core/clock.c sets it in
+ * ot_clock_init, mpi/clock_sync.c when it is loaded. */
+extern int64_t ot_clock_skew_ns;
 
 /* signal-safe: reachable from the sampling signal handler.
  * CLOCK_MONOTONIC in nanoseconds: the archive's time base. */
 static inline uint64_t ot_monotonic_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + (uint64_t)ot_clock_skew_ns;
+}
+
+/* For tests only (docs/mpi.md, "Clocks"): OMPTRACE_TEST_CLOCK_SKEW=R:NS
+ * makes the clock of MPI world rank R (OMPI_COMM_WORLD_RANK or PMIX_RANK
+ * in the environment) run NS ns (signed) ahead of the host's: its events
+ * and its clock-sync reads alike, as on a host whose clock differs.
+ * Returns NS for that rank, 0 otherwise or when malformed. */
+static inline int64_t ot_clock_test_skew(void) {
+  const char *v = getenv("OMPTRACE_TEST_CLOCK_SKEW"), *me = getenv("OMPI_COMM_WORLD_RANK");
+  if (!me)
+    me = getenv("PMIX_RANK");
+  char *end;
+  if (!v || !me)
+    return 0;
+  long rank = strtol(v, &end, 10);
+  if (end == v || *end != ':' || rank != strtol(me, NULL, 10))
+    return 0;
+  const char *ns = end + 1;
+  long long skew = strtoll(ns, &end, 10);
+  return end == ns || *end ? 0 : (int64_t)skew;
 }
 
 /* signal-safe: reachable from the sampling signal handler. */

@@ -1,14 +1,18 @@
-/* Clock alignment: rank 0 measures each other rank's clock offset in turn
- * by ping-pong (at least MIN_ROUNDS round trips, more while the best is
- * slower than GOOD_RTT_NS, up to MAX_ROUNDS or BUDGET_NS: on a loaded
- * machine a rank is often not scheduled in time, and the error bound is
- * half the best round trip; the one with the smallest round trip
- * wins: offset = rank 0's clock at its middle - the rank's clock read in
- * it, error bound = half the round trip), and every rank appends
- * "<own time> <offset> <error>" (ns) to DIR/rank-R/clock-sync, synced to
- * disk at once so a rank that dies later keeps it. omptrace-merge writes
- * these as OTF2 ClockOffsets (docs/mpi.md, "Clocks"). Times are
- * CLOCK_MONOTONIC ns, the archive's time base. */
+/* Clock alignment: every rank measures its own clock's offset to rank 0
+ * by ping-pong, all ranks at once: rank 0 answers each ping (from any
+ * rank) with its clock, so no rank waits for the others' rounds. A rank
+ * pings at least MIN_ROUNDS times, more while its fastest round trip is
+ * above GOOD_RTT_NS, and stops after MAX_ROUNDS or once BUDGET_NS have
+ * passed since rank 0's first answer: on a loaded, oversubscribed machine
+ * a rank or rank 0 is often not scheduled during a round trip, and only
+ * the fastest round counts. Waiting ranks nap instead of spinning, with a
+ * short scheduler slice, so the two ranks of a round trip get the CPUs. offset = rank 0's clock
+ * in the fastest round - the middle of the rank's clock reads around it,
+ * error bound = half that round trip (rank 0 read its clock inside it).
+ * Every rank appends "<own time> <offset> <error>" (ns) to
+ * DIR/rank-R/clock-sync, synced to disk at once so a rank that dies later
+ * keeps it. omptrace-merge writes these as OTF2 ClockOffsets (docs/mpi.md,
+ * "Clocks"). Times are CLOCK_MONOTONIC ns, the archive's time base. */
 #include "mpi/clock_sync.h"
 #include "core/clock.h"
 #include "events/mpi_dir.h"
@@ -19,14 +23,26 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MIN_ROUNDS 10
 #define MAX_ROUNDS 400
 #define GOOD_RTT_NS 20000u
-#define BUDGET_NS 100000000u /* per rank and sync point */
-#define TAG 32123            /* below the smallest MPI_TAG_UB (32767) */
+#define BUDGET_NS 15000000u /* per rank and sync point: 15 ms */
+#define TAG 32123           /* below the smallest MPI_TAG_UB (32767) */
+#define SPIN_NS 50000u      /* polling before sleeping between polls */
+#define NAP_NS 10000        /* sleep between polls after that */
+
+/* This library's copy of the test-only skew (core/clock.h), set when the
+ * library is loaded, before any of its clock reads. */
+int64_t ot_clock_skew_ns;
+__attribute__((constructor)) static void skew_init(void) {
+  ot_clock_skew_ns = ot_clock_test_skew();
+}
 
 /* The recorder's directory, or NULL (not loaded, or recording nothing).
  * The OpenMP runtime loads the tool privately: then ask the library. */
@@ -67,49 +83,140 @@ static void append(uint64_t own, int64_t offset, uint64_t error) {
   close(fd);
 }
 
-/* Rank 0's side with rank r: {r's time, offset, error} of the best round.
- * Each ping carries 1 (answer it) or 0 (the result follows). */
-static int measure(int r, int64_t res[3]) {
-  uint64_t best = UINT64_MAX, start = ot_monotonic_ns();
+/* Waits for q: polls for SPIN_NS, then sleeps NAP_NS between polls. A
+ * waiting rank that spins competes for the CPUs with the ranks in a round
+ * trip (and with anything else on an oversubscribed machine), and a
+ * round trip needs both of its ranks on a CPU; a sleeping one is off the
+ * run queue and, woken, runs at once (the scheduler favours sleepers). */
+static int wait_for(MPI_Request *q, MPI_Status *st) {
+  uint64_t start = ot_monotonic_ns();
+  for (;;) {
+    int done = 0;
+    if (PMPI_Test(q, &done, st) != MPI_SUCCESS)
+      return -1;
+    if (done)
+      return 0;
+    if (ot_monotonic_ns() - start > SPIN_NS) {
+      struct timespec nap = {0, NAP_NS};
+      nanosleep(&nap, NULL);
+    }
+  }
+}
+
+/* The scheduler attributes of sched_setattr(2); runtime is the slice
+ * a SCHED_OTHER thread asks for (Linux 6.12 and later; 0: the default). */
+typedef struct sched_attrs {
+  uint32_t size, policy;
+  uint64_t flags;
+  int32_t nice;
+  uint32_t priority;
+  uint64_t runtime, deadline, period;
+  uint32_t util_min, util_max;
+} sched_attrs;
+
+/* A short slice while measuring: a thread woken from a nap with a slice
+ * shorter than the running one's takes the CPU at once (EEVDF), instead
+ * of waiting up to a slice of each busy thread. Returns whether it set
+ * one (then short_slice(0) restores the default). */
+static int short_slice(int on) {
+#ifdef SYS_sched_setattr
+  sched_attrs a = {0};
+  if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) != 0 || a.policy != 0 /* SCHED_OTHER */)
+    return 0;
+  a.size = sizeof a;
+  a.runtime = on ? 100000 : 0; /* 0.1 ms, the shortest allowed */
+  return syscall(SYS_sched_setattr, 0, &a, 0) == 0;
+#else
+  (void)on;
+  return 0;
+#endif
+}
+
+/* What one sync point took: entry, the first round trip done (rank 0:
+ * the first ping), the end; rounds (rank 0: pings answered), the best. */
+typedef struct sync_stats {
+  uint64_t entry, first, end, best;
+  int rounds;
+} sync_stats;
+
+/* Rank 0's side: answers every ping (1) with its clock until each of the
+ * other ranks has said it is done (0). */
+static int serve(int others, sync_stats *s) {
+  while (others > 0) {
+    int ping = 0;
+    MPI_Status st;
+    MPI_Request q;
+    if (PMPI_Irecv(&ping, 1, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &q) != MPI_SUCCESS ||
+        wait_for(&q, &st) != 0)
+      return -1;
+    uint64_t t = ot_monotonic_ns();
+    if (!s->first)
+      s->first = t;
+    if (!ping) {
+      others--;
+      continue;
+    }
+    s->rounds++;
+    if (PMPI_Send(&t, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
+      return -1;
+  }
+  return 0;
+}
+
+/* Another rank's side: {own time, offset, error} of its fastest round.
+ * The budget starts with the first answer: until then the rank waits for
+ * rank 0 to arrive (at MPI_Finalize, for rank 0's own work to end). */
+static int measure(int64_t res[3], sync_stats *s) {
+  uint64_t best = UINT64_MAX;
   int ping = 1;
   for (int i = 0; i < MAX_ROUNDS; i++) {
-    if (i >= MIN_ROUNDS && (best <= GOOD_RTT_NS || ot_monotonic_ns() - start > BUDGET_NS))
+    if (i > 0 &&
+        (ot_monotonic_ns() - s->first > BUDGET_NS || (i >= MIN_ROUNDS && best <= GOOD_RTT_NS)))
       break;
-    uint64_t theirs = 0, t0 = ot_monotonic_ns();
-    if (PMPI_Send(&ping, 1, MPI_INT, r, TAG, MPI_COMM_WORLD) != MPI_SUCCESS ||
-        PMPI_Recv(&theirs, 1, MPI_UINT64_T, r, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-            MPI_SUCCESS)
+    uint64_t theirs = 0;
+    MPI_Request q;
+    if (PMPI_Irecv(&theirs, 1, MPI_UINT64_T, 0, TAG, MPI_COMM_WORLD, &q) != MPI_SUCCESS)
+      return -1;
+    uint64_t t0 = ot_monotonic_ns();
+    if (PMPI_Send(&ping, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        wait_for(&q, MPI_STATUS_IGNORE) != 0)
       return -1;
     uint64_t t1 = ot_monotonic_ns();
+    if (!i)
+      s->first = t1;
+    s->rounds++;
     if (t1 - t0 < best) {
       best = t1 - t0;
-      res[0] = (int64_t)theirs;
-      res[1] = (int64_t)(t0 + (t1 - t0) / 2 - theirs);
+      res[0] = (int64_t)(t0 + best / 2);
+      res[1] = (int64_t)(theirs - (t0 + best / 2));
       res[2] = (int64_t)((best + 1) / 2);
     }
   }
+  s->best = best;
   ping = 0;
-  return PMPI_Send(&ping, 1, MPI_INT, r, TAG, MPI_COMM_WORLD) == MPI_SUCCESS &&
-                 PMPI_Send(res, 3, MPI_INT64_T, r, TAG, MPI_COMM_WORLD) == MPI_SUCCESS
-             ? 0
-             : -1;
+  return PMPI_Send(&ping, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
 }
 
-/* Rank r's side: answers each ping with its clock, then gets the result. */
-static int answer(int64_t res[3]) {
-  for (;;) {
-    int ping = 0;
-    if (PMPI_Recv(&ping, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-      return -1;
-    if (!ping)
-      break;
-    uint64_t t = ot_monotonic_ns();
-    if (PMPI_Send(&t, 1, MPI_UINT64_T, 0, TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
-      return -1;
-  }
-  return PMPI_Recv(res, 3, MPI_INT64_T, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) == MPI_SUCCESS
-             ? 0
-             : -1;
+/* With OMPTRACE_VERBOSE set, one line per rank and sync point (one write:
+ * the ranks share stderr). */
+static void report(int rank, const sync_stats *s) {
+  const char *v = getenv("OMPTRACE_VERBOSE");
+  char line[256];
+  if (!v || atoi(v) <= 0)
+    return;
+  uint64_t first = s->first ? s->first : s->end;
+  int n = rank ? snprintf(line, sizeof line,
+                          "omptrace: mpi: rank %d: clock sync: waited %.6f s for rank 0, "
+                          "measured %.6f s (%d round trips, the best %.1f us)\n",
+                          rank, (double)(first - s->entry) * 1e-9, (double)(s->end - first) * 1e-9,
+                          s->rounds, (double)s->best * 1e-3)
+               : snprintf(line, sizeof line,
+                          "omptrace: mpi: rank 0: clock sync: waited %.6f s for the first "
+                          "rank, answered %.6f s (%d round trips)\n",
+                          (double)(first - s->entry) * 1e-9, (double)(s->end - first) * 1e-9,
+                          s->rounds);
+  if (n > 0 && (size_t)n < sizeof line && write(STDERR_FILENO, line, (size_t)n) < 0)
+    return;
 }
 
 void ot_clock_sync(void) {
@@ -118,12 +225,22 @@ void ot_clock_sync(void) {
       PMPI_Comm_size(MPI_COMM_WORLD, &size) != MPI_SUCCESS || rank < 0)
     return;
   int64_t res[3];
-  if (rank == 0) {
-    for (int r = 1; r < size; r++)
-      if (measure(r, res) != 0)
-        return;
-    append(ot_monotonic_ns(), 0, 0);
-  } else if (answer(res) == 0) {
+  sync_stats st = {.entry = ot_monotonic_ns()};
+  int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0); /* naps of NAP_NS, not the default 50 us */
+  if (slack > 0)
+    prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+  int sliced = short_slice(1);
+  int ok = rank == 0 ? serve(size - 1, &st) : measure(res, &st);
+  st.end = ot_monotonic_ns();
+  if (slack > 0)
+    prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
+  if (sliced)
+    short_slice(0);
+  if (ok != 0)
+    return;
+  if (rank == 0)
+    append(st.end, 0, 0);
+  else
     append((uint64_t)res[0], res[1], (uint64_t)res[2]);
-  }
+  report(rank, &st);
 }
