@@ -3,7 +3,10 @@
  * MPI wrappers at MPI_Init and MPI_Finalize, docs/mpi.md "Clocks"), and
  * the correction OTF2's event readers apply with them: the offset
  * interpolated linearly between points and extrapolated from the first
- * and the last interval outside them (measured with python3-otf2). */
+ * and the last interval outside them (measured with python3-otf2). An
+ * offset no larger than its error bound is read as 0: applying it could
+ * move the rank further from rank 0's clock than leaving it, as on one
+ * host, where every rank has the same clock. */
 #include "merge/merge.h"
 
 #include <errno.h>
@@ -42,6 +45,12 @@ int mg_read_clock(mg_rank *r) {
       bad = 1;
       break;
     }
+    if (c.offset || c.error) /* not rank 0's own (0 0) */
+      r->nmeasured++;
+    if ((c.offset < 0 ? -(uint64_t)c.offset : (uint64_t)c.offset) <= c.error)
+      c.offset = 0;
+    else
+      r->napplied++;
     mg_clock *v = mg_xalloc((r->nclock + 1) * sizeof *v);
     if (r->nclock)
       memcpy(v, r->clock, r->nclock * sizeof *v);
@@ -54,15 +63,27 @@ int mg_read_clock(mg_rank *r) {
 }
 
 uint64_t mg_clock_apply(const mg_rank *r, uint64_t t) {
-  if (!r->nclock)
+  return mg_clock_apply_pts(r->clock, r->nclock, t);
+}
+
+uint64_t mg_clock_apply_pts(const mg_clock *pts, size_t n, uint64_t t) {
+  if (!n)
     return t;
-  size_t i = 0; /* t's interval [i, i + 1], the last one past it */
-  while (i + 2 < r->nclock && t > r->clock[i + 1].time)
+  size_t lo = 0, hi = n - 1; /* t's interval [i, i + 1], the last one past it */
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (t > pts[mid].time)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  size_t i = lo;
+  if (i + 2 < n && t > pts[i + 1].time)
     i++;
-  const mg_clock *a = &r->clock[i];
+  const mg_clock *a = &pts[i];
   double slope = 0;
-  if (i + 1 < r->nclock) {
-    const mg_clock *b = &r->clock[i + 1];
+  if (i + 1 < n) {
+    const mg_clock *b = &pts[i + 1];
     slope = (double)(b->offset - a->offset) / (double)(b->time - a->time);
   }
   double diff = t >= a->time ? (double)(t - a->time) : -(double)(a->time - t);

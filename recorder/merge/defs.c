@@ -70,3 +70,14 @@ void mg_defs_free(mg_defs *d) {
   free(d->v);
   memset(d, 0, sizeof *d);
 }
+
+void mg_grow(void **v, size_t *cap, size_t n, size_t sz) {
+  if (n < *cap)
+    return;
+  size_t c = *cap ? 2 * *cap : 64;
+  void *p = mg_xalloc(c * sz);
+  if (n)
+    memcpy(p, *v, n * sz);
+  free(*v);
+  *v = p, *cap = c;
+}

@@ -90,7 +90,18 @@ static int read_ranks(mg_job *j) {
       return -1;
     }
   }
-  return mg_job_clock(j);
+  return 0;
+}
+
+/* What the clock alignment did: offsets applied, and the causality
+ * correction's moves (docs/mpi.md, "Clocks"). */
+static void clock_line(const mg_job *j) {
+  size_t measured = 0, applied = 0;
+  for (size_t i = 0; i < j->nranks; i++)
+    measured += j->ranks[i].nmeasured, applied += j->ranks[i].napplied;
+  printf(ME ": clocks: %zu of %zu measured offsets applied (%zu within their error bound: "
+            "not applied); causality: %" PRIu64 " events moved, by at most %" PRIu64 " ns\n",
+         applied, measured, measured - applied, j->moved, j->max_move);
 }
 
 static void remove_partial(const mg_job *j) {
@@ -109,19 +120,26 @@ static void free_job(mg_job *j) {
     free(j->ranks[i].dir);
     free(j->ranks[i].program);
     free(j->ranks[i].clock);
+    free(j->ranks[i].cev);
+    free(j->ranks[i].times);
   }
   free(j->ranks);
+  free(j->sends);
+  free(j->recvs);
+  free(j->colls);
   for (int k = 0; k < MG_KINDS; k++)
     mg_defs_free(&j->global[k]), mg_hash_free(j->unique[k]);
 }
 
 static int merge(mg_job *j, int expect, const char *self, int quiet) {
   if (check_dir(j->dir) != 0 || mg_find_ranks(j, expect, self, quiet) != 0 || read_ranks(j) != 0 ||
-      mg_unify(j) != 0)
+      mg_unify(j) != 0 || mg_causal(j) != 0 || mg_job_clock(j) != 0)
     return 1;
   remove_partial(j);
   int rc = mg_write(j) != 0 || mg_link_events(j) != 0 || mg_install(j) != 0;
   remove_partial(j);
+  if (!rc && !quiet)
+    clock_line(j);
   if (!rc && !quiet)
     printf(ME ": wrote %s/traces.otf2: %zu ranks, %zu locations; event files: %" PRIu64
               " linked (%" PRIu64 " bytes), %" PRIu64 " copied (%" PRIu64 " bytes)\n",

@@ -68,6 +68,36 @@ typedef struct mg_clock {
   uint64_t error; /* bound of |offset error|, ns (half the round trip) */
 } mg_clock;
 
+/* One event of a rank that the causality correction constrains
+ * (merge/causal.c): a send record or a collective's Enter (an anchor:
+ * other ranks' events must not precede it), or a receive record or a
+ * collective's Leave (a requirement: it must not precede others'). */
+typedef struct mg_cev {
+  uint64_t t;   /* the rank's own clock */
+  int64_t req;  /* the least correction it needs (ns), 0 at first */
+  int64_t c;    /* its correction in the last pass */
+  uint64_t at;  /* its time in the merged archive in the last pass */
+  int anchor;   /* 1: send or collective Enter, 0: receive or Leave */
+  size_t order; /* reading order, then its index once sorted by t */
+} mg_cev;
+
+/* A message record: the communicator (global id), world ranks, tag, and
+ * its mg_cev in its rank; sends and receives pair in this order per key. */
+typedef struct mg_msg {
+  uint64_t comm, from, to, tag;
+  uint32_t rank;
+  size_t seq, ev;
+} mg_msg;
+
+/* A blocking collective of one rank: the k-th (seq) on its communicator,
+ * the operation, the root as a world rank (UINT32_MAX: none), its Enter
+ * and Leave as mg_cevs of its rank. */
+typedef struct mg_coll {
+  uint64_t comm, seq;
+  uint32_t op, root, rank;
+  size_t enter, leave;
+} mg_coll;
+
 typedef struct mg_rank {
   int rank;
   char *dir;     /* DIR/rank-R */
@@ -77,8 +107,13 @@ typedef struct mg_rank {
   uint64_t resolution, start, length, realtime;
   uint64_t evt_chunk, def_chunk;
   uint64_t omp_shift; /* members of earlier ranks in the OpenMP locations group */
-  mg_clock *clock;
+  mg_clock *clock;    /* the points written: measured, then with causality */
   size_t nclock;
+  size_t nmeasured, napplied; /* clock-sync points, those applied */
+  mg_cev *cev;
+  size_t ncev, capcev;
+  uint64_t *times; /* every event's time, in order (merge/events.c) */
+  size_t ntimes, captimes;
 } mg_rank;
 
 typedef struct mg_job {
@@ -89,6 +124,11 @@ typedef struct mg_job {
   mg_hash *unique[MG_KINDS]; /* content -> global id */
   uint64_t resolution, start, length, realtime;
   uint64_t linked, copied, link_bytes, copy_bytes;
+  mg_msg *sends, *recvs;
+  size_t nsends, nrecvs, capsends, caprecvs;
+  mg_coll *colls;
+  size_t ncolls, capcolls;
+  uint64_t moved, max_move, passes; /* what the causality correction did */
 } mg_job;
 
 /* merge/defs.c: appends a zeroed definition. */
@@ -97,13 +137,26 @@ void mg_defs_free(mg_defs *d);
 /* merge/read.c: the rank's global definitions, clock properties and chunk
  * sizes. 0, or -1 after one error line. */
 int mg_read_rank(mg_rank *r);
-/* merge/clock.c: DIR/rank-R/clock-sync (absent: no points). 0 or -1. */
+/* merge/clock.c: DIR/rank-R/clock-sync (absent: no points); an offset
+ * no larger than its error bound is read as 0 (not applied). 0 or -1. */
 int mg_read_clock(mg_rank *r);
+/* The same correction for the ClockOffset points pts[0..n). */
+uint64_t mg_clock_apply_pts(const mg_clock *pts, size_t n, uint64_t t);
 /* A rank's local time t in rank 0's time, as OTF2's readers correct it. */
 uint64_t mg_clock_apply(const mg_rank *r, uint64_t t);
 /* The job's clock properties: one resolution (else -1 after one error
  * line), the time range of every rank after correction. */
 int mg_job_clock(mg_job *j);
+/* merge/events.c: the rank's message records and blocking collectives
+ * (after mg_unify: communicators by global id) and every event's time.
+ * 0, or -1 after one error line. */
+int mg_read_events(mg_job *j, mg_rank *r);
+/* merge/causal.c: adds to every rank's clock points the corrections that
+ * put no receive before its send and no collective's Leave before the
+ * Enters it waits for (docs/mpi.md, "Clocks"). 0, or -1 after one line. */
+int mg_causal(mg_job *j);
+/* Grows *v (elements of size sz, *cap of them) to hold n + 1. */
+void mg_grow(void **v, size_t *cap, size_t n, size_t sz);
 /* merge/unify.c: the job's global definitions and every rank's map. */
 int mg_unify(mg_job *j);
 /* merge/write.c: the archive DIR/<MG_TMP_NAME>.* without event files. */

@@ -6,6 +6,8 @@ add_executable(omptrace-merge
   ${CMAKE_CURRENT_LIST_DIR}/ranks.c
   ${CMAKE_CURRENT_LIST_DIR}/read.c
   ${CMAKE_CURRENT_LIST_DIR}/clock.c
+  ${CMAKE_CURRENT_LIST_DIR}/events.c
+  ${CMAKE_CURRENT_LIST_DIR}/causal.c
   ${CMAKE_CURRENT_LIST_DIR}/unify.c
   ${CMAKE_CURRENT_LIST_DIR}/write.c
   ${CMAKE_CURRENT_LIST_DIR}/files.c
