@@ -4,7 +4,9 @@ makes rank 0 merge DIR/rank-R/traces.otf2 into DIR/traces.otf2
 (omptrace-merge). The merged archive is read back with python3-otf2 and
 otf2-print and compared with the rank archives, event by event: the same
 events per location, at the times the ranks' clock offsets
-(DIR/rank-R/clock-sync) give. Counts are exact; nothing depends on timing.
+(DIR/rank-R/clock-sync) give, corrected so that no receive precedes its
+send and no rank leaves a collective before the ranks it waits for entered
+(docs/mpi.md, "Clocks"). Counts are exact; nothing depends on timing.
 
 Usage: merge_tests.py --launcher L --merge M --summary S --rankgen G --bin DIR --work DIR CASE
 Exits 77 (skip) when mpirun is missing."""
@@ -58,14 +60,25 @@ def merge(d, *args):
 
 
 def clock_points(d, bounds=False):
-    """A rank's clock-sync points: (own time, offset[, error bound])."""
+    """A rank's clock-sync points: (own time, offset[, error bound]); as
+    applied (bounds=False), an offset no larger than its bound is 0."""
     pts = []
     path = os.path.join(d, "clock-sync")
     if os.path.exists(path):
         for line in open(path):
             if line.strip() and not line.startswith("#"):
                 t, o, e = (int(x) for x in line.split())
-                pts.append((t, o, e) if bounds else (t, o))
+                pts.append((t, o, e) if bounds else (t, o if abs(o) > e else 0))
+    return pts
+
+
+def written_points(anchor):
+    """The ClockOffset points of each location of an archive (otf2-print -C)."""
+    p = subprocess.run(["otf2-print", "-C", anchor], capture_output=True, text=True)
+    pts = {}
+    for m in re.finditer(r"^CLOCK_OFFSET\s+(\d+)\s+Time: (\d+), Offset: ([+-]?\d+)", p.stdout,
+                         re.M):
+        pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
     return pts
 
 
@@ -152,6 +165,7 @@ def check_merged(out, n, want_events=None, want_msgs=None):
         eq(g.system_tree_parent.parent is not None and g.system_tree_parent.parent.parent is None,
            True, g.name + " node under the root")
     printed = print_events(anchor)
+    written = written_points(anchor)
     total, mpi_members = 0, []
     for r in range(n):
         ranchor = os.path.join(out, "rank-%d" % r, "traces.otf2")
@@ -164,7 +178,11 @@ def check_merged(out, n, want_events=None, want_msgs=None):
             if got is None:
                 continue
             eq(len(got), len(evs), "rank %d location %d event count" % (r, loc))
-            want = [(k, corrected(pts, t), f) for k, t, f in evs]
+            # Both readers apply the archive's ClockOffsets; the causality
+            # correction only moves events forward (1 ns: rounding).
+            want = [(k, corrected(written.get(gid, []), t), f) for k, t, f in evs]
+            eq([x for x in ((w[1] - corrected(pts, t), t) for w, (_, t, _) in zip(want, evs))
+                if x[0] < -1], [], "rank %d location %d moved back" % (r, loc))
             eq(printed.get(gid) == want, True, "rank %d location %d events (otf2-print)" % (r, loc))
             eq([e[1] for e in got], [t for _, t, _ in want],
                "rank %d location %d times (python3-otf2)" % (r, loc))
@@ -189,9 +207,8 @@ def check_merged(out, n, want_events=None, want_msgs=None):
     counts, _ = otf2_print.otf2_print_counts(anchor)
     eq(sum(counts[("ENTER", l)] for l in events),
        sum(1 for v in events.values() for e in v if e[0] == "Enter"), "otf2-print Enters")
-    slack = {r: max([e for _, _, e in clock_points(os.path.join(out, "rank-%d" % r), True)] or [0])
-             for r in range(n)}
-    msgs = check_messages(events, defs, slack)
+    msgs = check_messages(events)
+    check_collectives(events)
     if want_msgs is not None:
         eq(msgs, want_msgs, "messages sent")
         eq(len(mpi_members), n, "MPI COMM_LOCATIONS members of the job")
@@ -209,12 +226,12 @@ def enclosing(evs, i, kind, step):
     return None
 
 
-def check_messages(events, defs, slack):
+def check_messages(events):
     """When the ranks record messages: every MpiSend/MpiIsend has its
-    MpiRecv/MpiIrecv (comm, tag, bytes), in order per pair, and the send
-    call's Enter is not later than the receiving call's Leave in the aligned
-    time, give or take the two ranks' alignment error bounds (slack: world
-    rank -> ns; a loaded machine measures offsets of up to a millisecond)."""
+    MpiRecv/MpiIrecv (comm, tag, bytes), in order per (comm, from, to,
+    tag), and the receive record is not earlier than the send record in
+    the job's archive (the merge's causality correction, whatever the
+    clocks' error bounds)."""
     sends, recvs = {}, {}
     for loc, evs in events.items():
         rank = loc >> 32
@@ -228,19 +245,60 @@ def check_messages(events, defs, slack):
                        for m in ev.communicator.group.members]
             if e[0] in ("MpiSend", "MpiIsend"):
                 key = (ev.communicator.name, rank, members[ev.receiver], ev.msg_tag)
-                sends.setdefault(key, []).append((ev.msg_length, enclosing(evs, i, "Enter", -1)))
+                sends.setdefault(key, []).append((ev.msg_length, e[1]))
             else:
                 key = (ev.communicator.name, members[ev.sender], rank, ev.msg_tag)
-                recvs.setdefault(key, []).append((ev.msg_length, enclosing(evs, i, "Leave", 1)))
+                recvs.setdefault(key, []).append((ev.msg_length, e[1]))
     eq(sorted((k, len(v)) for k, v in sends.items()), sorted((k, len(v)) for k, v in recvs.items()),
        "messages per (comm, from, to, tag)")
     for key, ss in sends.items():
         for (sb, st), (rb, rt) in zip(ss, recvs.get(key, [])):
             eq(sb, rb, "bytes of %r" % (key,))
-            err = slack.get(key[1], 0) + slack.get(key[2], 0)
-            eq(st is not None and rt is not None and st <= rt + err, True,
-               "send before receive %r (send %s, receive %s, error bound %d ns)" % (key, st, rt, err))
+            eq(st <= rt, True, "send before receive %r (send %d, receive %d)" % (key, st, rt))
     return sum(len(v) for v in sends.values())
+
+
+# Collective operations by what a rank's Leave waits for (docs/mpi.md, "Clocks").
+ONE_TO_N = ("BCAST", "SCATTER", "SCATTERV")
+N_TO_ONE = ("REDUCE", "GATHER", "GATHERV")
+N_TO_N = ("BARRIER", "ALLREDUCE", "ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW",
+          "REDUCE_SCATTER", "REDUCE_SCATTER_BLOCK")
+
+
+def check_collectives(events):
+    """Every blocking collective (the k-th on a communicator on each rank)
+    in the job's archive: no rank leaves an N-to-N one before the last rank
+    entered, a 1-to-N one before its root entered, and the root of an
+    N-to-1 one leaves after every rank entered. Returns the collectives
+    with more than one rank."""
+    calls = {}
+    for loc, evs in events.items():
+        rank, seen = loc >> 32, {}
+        for i, e in enumerate(evs):
+            if e[0] != "MpiCollectiveEnd":
+                continue
+            ev = e[3]
+            comm = ev.communicator.name
+            k = seen[comm] = seen.get(comm, -1) + 1
+            members = [m if isinstance(m, int) else m._ref >> 32
+                       for m in ev.communicator.group.members]
+            root = None if ev.root is None or ev.root >= len(members) else members[ev.root]
+            calls.setdefault((comm, k), []).append(
+                (rank, str(ev.collective_op).split(".")[-1], root, enclosing(evs, i, "Enter", -1),
+                 enclosing(evs, i, "Leave", 1)))
+    for key, ranks in sorted(calls.items()):
+        op = ranks[0][1]
+        eq(len({x[1] for x in ranks}), 1, "one operation per collective %r" % (key,))
+        last = max(x[3] for x in ranks)
+        for rank, _, root, _, leave in ranks:
+            if op in N_TO_N or (op in N_TO_ONE and rank == root):
+                eq(leave >= last, True, "%s %r: rank %d left at %d, before the last Enter %d" %
+                   (op, key, rank, leave, last))
+            elif op in ONE_TO_N and rank != root:
+                start = [x[3] for x in ranks if x[0] == root]
+                eq(not start or leave >= start[0], True, "%s %r: rank %d left at %d, before root "
+                   "%r entered at %r" % (op, key, rank, leave, root, start))
+    return sum(len(v) > 1 for v in calls.values())
 
 
 def summary_ranks(out, n, program):
@@ -259,7 +317,7 @@ def summary_ranks(out, n, program):
 # pingpong 5 rounds there and back between ranks 0 and 1; multiple 3
 # MPI_Sendrecv per thread (2) of each of the 2 ranks; the others none.
 MESSAGES = {"pingpong": lambda n: 10 if n > 1 else 0, "multiple": lambda n: 3 * 2 * n,
-            "split": lambda n: 0, "imbalance": lambda n: 0}
+            "split": lambda n: 0, "imbalance": lambda n: 0, "colls": lambda n: 0}
 
 
 def case_job(prog, n):
@@ -317,37 +375,127 @@ def case_idempotent():
     eq(st.st_nlink, 2, "event file linked, not copied")
 
 
+def merge_line(m):
+    """The merge's clock line: (applied, measured, moved, most) or None."""
+    x = re.search(r"^omptrace-merge: clocks: (\d+) of (\d+) measured offsets applied \((\d+) within "
+                  r"their error bound: not applied\); causality: (\d+) events moved, by at most "
+                  r"(\d+) ns$", m.stdout, re.M)
+    eq(x is not None and int(x.group(2)) - int(x.group(1)) == int(x.group(3)), True,
+       "clock line in %r" % m.stdout)
+    return x and (int(x.group(1)), int(x.group(2)), int(x.group(4)), int(x.group(5)))
+
+
 def case_clock_shift():
-    """Hand-written clock-sync: rank 1's clock 5 ms ahead (offset -5 ms at
-    both points) moves all its events by exactly -5 ms; offsets growing
-    from 0 to 1 ms between two events interpolate linearly in between and
-    extrapolate outside."""
-    out = case_job("pingpong", 2)
-    measured = {}
-    for r in range(2):
-        cs = os.path.join(out, "rank-%d" % r, "clock-sync")
-        measured[cs] = open(cs).read()
-        os.remove(cs)
-    base = print_events(os.path.join(out, "rank-1", "traces.otf2"))[0]
-    a, b = base[2][1], base[-3][1]
-    for lines, fn in ((["%d -5000000 10" % a, "%d -5000000 10" % b], lambda t: t - 5000000),
-                      (["%d 0 10" % a, "%d 1000000 10" % b],
-                       lambda t: t + int(round(1000000 * float(t - a) / float(b - a))))):
-        with open(os.path.join(out, "rank-1", "clock-sync"), "w") as f:
-            f.write("# own offset error\n" + "\n".join(lines) + "\n")
-        eq(merge(out, "-q").returncode, 0, "merge with clock offsets")
+    """Hand-written clock-sync on rankgen's archives (rank 1 and 3 receive
+    what 0 and 2 send, then 1 sends to 3): ranks 1 and 3 5 ms behind
+    (offset +5 ms at both points) move by exactly +5 ms; offsets growing
+    from 0 to 1 ms between two of their events interpolate linearly in
+    between and extrapolate outside; neither makes a receive early, so
+    nothing else moves. Rank 1 500 ns ahead (offset -500) puts its receive
+    before the send: the merge moves it, and the job comes out causal."""
+    out = os.path.join(A.work, "merge_clock_shift")
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([A.rankgen, out, "4"], check=True)
+    base = {r: print_events(os.path.join(out, "rank-%d" % r, "traces.otf2"))[1] for r in (1, 3)}
+    a, b = base[1][0][1], base[1][-1][1]
+    for lines, fn, applied in (
+            (["%d 5000000 10" % a, "%d 5000000 10" % b], lambda t: t + 5000000, 4),
+            (["%d 0 10" % a, "%d 1000000 10" % b],
+             lambda t: t + int(round(1000000 * float(t - a) / float(b - a))), 2)):
+        for r in (1, 3):
+            with open(os.path.join(out, "rank-%d" % r, "clock-sync"), "w") as f:
+                f.write("# own offset error\n" + "\n".join(lines) + "\n")
+        m = merge(out)
+        eq(m.returncode, 0, "merge with clock offsets")
+        eq(merge_line(m), (applied, 4, 0, 0), "offsets applied (not 0 +- 10), nothing moved")
         defs, events = read(os.path.join(out, "traces.otf2"))
-        eq([e[1] for e in events[1 << 32]], [fn(e[1]) for e in base], "rank 1 shifted")
+        for r in (1, 3):
+            eq([e[1] for e in events[r << 32 | 1]], [fn(e[1]) for e in base[r]],
+               "rank %d shifted" % r)
         eq([e[1] for e in events[0]],
            [e[1] for e in print_events(os.path.join(out, "rank-0", "traces.otf2"))[0]],
            "rank 0 kept")
-        first = min(fn(e[1]) for e in base)
+        first = min(fn(e[1]) for e in base[1])
         eq(defs["clock"].global_offset <= first, True, "global offset covers rank 1")
-    # The measured offsets again: messages (when recorded) go forward in time.
-    for cs, text in measured.items():
-        open(cs, "w").write(text)
-    eq(merge(out, "-q").returncode, 0, "merge with the measured offsets")
-    check_merged(out, 2)
+    os.remove(os.path.join(out, "rank-3", "clock-sync"))
+    with open(os.path.join(out, "rank-1", "clock-sync"), "w") as f:
+        f.write("%d -500 10\n%d -500 10\n" % (a, b))
+    m = merge(out)
+    x = merge_line(m)
+    eq(x is not None and x[:2] == (2, 2) and x[2] > 0, True, "rank 1's receive moved: %r" % (x,))
+    check_merged(out, 4)
+
+
+# The synthetic job of rankgen_skew.c, merged: rank 1's clock is 5000 ns
+# ahead (offset -5000, bound 100: applied), rank 2's offset 3000 has a
+# bound of 4000 (not applied). Aligned, rank 1's receive (9500) precedes
+# rank 0's send (10001): +501, ramped from rank 1's first event (14000 own
+# time, no send or Enter before). Allreduce: last Enter 30500 (rank 2),
+# rank 0 leaves at 30010 (+490, ramped from its Enter at 30000: the
+# records inside move 49 and 441) and rank 1 at 29020 + 501 (+979 more,
+# ramped from its Enter). Bcast (root 1, which now enters at 40000 +
+# 1480): rank 0 leaves at 40900 + 490 = 41390, +90 more, ramped from its
+# Enter at 40500. Gather (root 2): the last Enter is rank 1's, 51000 +
+# 1480; root 2 leaves at 52000: +480, ramped from its Enter at 50000.
+# Moved: rank 0 11 events, rank 1 14, rank 2 2; at most 1480 ns.
+SKEW_TIMES = {
+    0: [10000, 10001, 10002, 20000, 20010, 20020, 30000, 30050, 30450, 30500,
+        40990, 40991, 41479, 41480, 50580, 50581, 50679, 50680],
+    1: [9000, 10001, 10101, 29501, 29551, 30450, 30500, 41480, 41481, 41489, 41490,
+        52480, 52481, 52579, 52580],
+    2: [19000, 19005, 19010, 30500, 30501, 30599, 30600, 40000, 40001, 41999, 42000,
+        50000, 50001, 52479, 52480],
+}
+
+
+def case_causal():
+    out = os.path.join(A.work, "merge_causal")
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run([A.rankgen, out, "skew"], check=True)
+    m = merge(out)
+    eq((m.returncode, m.stderr), (0, ""), "merge")
+    eq(m.stdout.splitlines()[0], "omptrace-merge: clocks: 2 of 4 measured offsets applied (2 within "
+       "their error bound: not applied); causality: 27 events moved, by at most 1480 ns",
+       "clock line")
+    events = check_merged(out, 3) or {}
+    for r, want in SKEW_TIMES.items():
+        eq([e[1] for e in events.get(r << 32, [])], want, "rank %d times" % r)
+    eq(check_collectives(events), 3, "collectives checked")
+    # Aligned only, the job was not causal: the checks can fail.
+    n = len(problems)
+    aligned = {r << 32: [(k, t + (-5000 if r == 1 else 0), f, None) for k, t, f in
+                         print_events(os.path.join(out, "rank-%d" % r, "traces.otf2"))[0]]
+               for r in range(3)}
+    for loc, evs in aligned.items():  # the records' fields, as read() gives them
+        evs[:] = [(k, t, f, events[loc][i][3]) for i, (k, t, f, _) in enumerate(evs)]
+    check_messages(aligned)
+    check_collectives(aligned)
+    eq(len(problems) - n, 5, "violations without the correction (receive, 2 Allreduce, Bcast, "
+       "Gather)")
+    del problems[n:]
+
+
+def skewed_job(prog):
+    """A job whose rank 1 runs 10 s ahead (OMPTRACE_TEST_CLOCK_SKEW): its
+    measured offsets recover -10 s within their bounds, they are applied,
+    and the merged archive is causal (check_merged)."""
+    out = os.path.join(A.work, "merge_skew_%s_np4" % prog)
+    os.environ["OMPTRACE_TEST_CLOCK_SKEW"] = "1:10000000000"
+    p = mpirun("mpi_" + prog, 4, out)
+    del os.environ["OMPTRACE_TEST_CLOCK_SKEW"]
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    pts = clock_points(os.path.join(out, "rank-1"), bounds=True)
+    eq(len(pts), 2, "rank 1 clock points")
+    eq([abs(o + 10000000000) <= err for _, o, err in pts], [True] * len(pts),
+       "rank 1's offset -10 s within its bound: %r" % pts)
+    raw = print_events(os.path.join(out, "rank-1", "traces.otf2"))
+    r0 = print_events(os.path.join(out, "rank-0", "traces.otf2"))
+    eq(min(e[1] for v in raw.values() for e in v) > max(e[1] for v in r0.values() for e in v), True,
+       "rank 1's own times are 10 s ahead")
+    m = merge(out)
+    x = merge_line(m)
+    eq(x is not None and x[0] >= 2, True, "rank 1's offsets applied: %r" % (x,))
+    check_merged(out, 4, want_msgs=MESSAGES[prog](4))
 
 
 def fails(args, status, text, what):
@@ -449,6 +597,9 @@ CASES = {
     "clock_shift": case_clock_shift,
     "bad_inputs": case_bad_inputs,
     "contract": case_contract,
+    "causal": case_causal,
+    "skew_pingpong_np4": lambda: skewed_job("pingpong"),
+    "skew_colls_np4": lambda: skewed_job("colls"),
 }
 
 

@@ -6,18 +6,13 @@
  * rank sends 8 bytes (tag 5) to the next odd one on MPI_COMM_WORLD, and
  * comm rank 0 of each split sends 16 bytes (tag 9) to its comm rank 1.
  * Odd ranks initialize MPI on their second thread and define their Comms
- * in another order, so the merge must translate locations and ids. */
-#include <otf2/otf2.h>
+ * in another order, so the merge must translate locations and ids.
+ * rankgen DIR skew: three ranks whose clocks disagree (rankgen_skew.c). */
+#include "rankgen.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-
-#define CK(x)                                                                                      \
-  do {                                                                                             \
-    if ((x) != OTF2_SUCCESS) {                                                                     \
-      fprintf(stderr, "rankgen: %s failed\n", #x);                                                 \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include <string.h>
 
 static OTF2_FlushType pre(void *u, OTF2_FileType t, OTF2_LocationRef l, void *c, bool f) {
   (void)u, (void)t, (void)l, (void)c, (void)f;
@@ -28,6 +23,20 @@ static OTF2_TimeStamp post(void *u, OTF2_FileType t, OTF2_LocationRef l) {
   return 0;
 }
 static OTF2_FlushCallbacks flush = {pre, post};
+
+OTF2_Archive *rg_open(const char *dir, int r) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rank-%d", dir, r);
+  OTF2_Archive *ar =
+      OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                        OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (!ar)
+    CK(OTF2_ERROR_FILE_CAN_NOT_OPEN);
+  CK(OTF2_Archive_SetFlushCallbacks(ar, &flush, NULL));
+  CK(OTF2_Archive_SetSerialCollectiveCallbacks(ar));
+  CK(OTF2_Archive_OpenEvtFiles(ar));
+  return ar;
+}
 
 enum {
   S_EMPTY,
@@ -134,16 +143,7 @@ static void defs(OTF2_GlobalDefWriter *d, int r, int n, const uint32_t comm[3]) 
 }
 
 static void rank_archive(const char *dir, int r, int n) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rank-%d", dir, r);
-  OTF2_Archive *ar =
-      OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
-                        OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  if (!ar)
-    CK(OTF2_ERROR_FILE_CAN_NOT_OPEN);
-  CK(OTF2_Archive_SetFlushCallbacks(ar, &flush, NULL));
-  CK(OTF2_Archive_SetSerialCollectiveCallbacks(ar));
-  CK(OTF2_Archive_OpenEvtFiles(ar));
+  OTF2_Archive *ar = rg_open(dir, r);
   uint32_t comm[3] = {0, 1, 2};
   if (r % 2)
     comm[0] = 1, comm[1] = 2, comm[2] = 0;
@@ -163,9 +163,11 @@ static void rank_archive(const char *dir, int r, int n) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[2], "skew") == 0)
+    return rg_skew(argv[1]);
   int n = argc == 3 ? atoi(argv[2]) : 0;
   if (n < 1 || n > 64) {
-    fprintf(stderr, "usage: rankgen DIR N (1..64 ranks)\n");
+    fprintf(stderr, "usage: rankgen DIR N (1..64 ranks) | rankgen DIR skew\n");
     return 2;
   }
   for (int r = 0; r < n; r++)
