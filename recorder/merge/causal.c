@@ -1,8 +1,8 @@
 /* Causality after clock alignment (docs/mpi.md, "Clocks"): the measured
  * offsets leave errors up to their bounds, so a receive can still come
  * before its send, or a rank leave a collective before another entered it.
- * From the messages (send and receive records paired in order per
- * communicator, sender, receiver and tag) and the blocking collectives
+ * From the messages (send and receive records paired in the order they
+ * were posted per communicator, sender, receiver and tag) and the blocking collectives
  * (the k-th on a communicator is the same call on every member), each
  * rank gets a correction: a receive record or a collective's Leave that
  * is early moves forward to what it waits for (no latency added), and so
@@ -145,9 +145,9 @@ static void build(mg_rank *r, const measured *m) {
 
 static int msg_cmp(const void *a, const void *b) {
   const mg_msg *x = a, *y = b;
-  uint64_t kx[5] = {x->comm, x->from, x->to, x->tag, x->ev};
-  uint64_t ky[5] = {y->comm, y->from, y->to, y->tag, y->ev};
-  for (int i = 0; i < 5; i++)
+  uint64_t kx[6] = {x->comm, x->from, x->to, x->tag, x->posted, x->ev};
+  uint64_t ky[6] = {y->comm, y->from, y->to, y->tag, y->posted, y->ev};
+  for (int i = 0; i < 6; i++)
     if (kx[i] != ky[i])
       return kx[i] < ky[i] ? -1 : 1;
   return 0;

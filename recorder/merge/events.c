@@ -29,7 +29,8 @@ typedef struct reading {
   mg_rank *r;
   loc_state *locs;
   size_t nlocs;
-  mg_hash *seq; /* global comm id -> collectives so far */
+  mg_hash *seq;   /* global comm id -> collectives so far */
+  mg_hash *posts; /* (location, request id) -> its MpiIrecvRequest's time */
   int bad;
 } reading;
 
@@ -78,14 +79,14 @@ static uint64_t global_comm(const reading *x, OTF2_CommRef comm) {
   return g ? *g : UINT64_MAX;
 }
 
-static void message(reading *x, uint64_t t, int send, uint32_t peer, OTF2_CommRef comm,
-                    uint32_t tag) {
+static void message(reading *x, uint64_t t, uint64_t posted, int send, uint32_t peer,
+                    OTF2_CommRef comm, uint32_t tag) {
   uint64_t gc = global_comm(x, comm), w = world(x, gc, peer), me = (uint64_t)x->r->rank;
   if (w == UINT64_MAX)
     return; /* a communicator the archive does not define: no constraint */
   mg_job *j = x->j;
-  mg_msg m = {gc, send ? me : w,         send ? w : me, tag, (uint32_t)x->r->rank,
-              0,  add_cev(x->r, t, send)};
+  mg_msg m = {gc, send ? me : w, send ? w : me, tag, posted, (uint32_t)x->r->rank, 0, 0};
+  m.ev = add_cev(x->r, t, send);
   if (send) {
     mg_grow((void **)&j->sends, &j->capsends, j->nsends, sizeof m);
     m.seq = j->nsends, j->sends[j->nsends++] = m;
@@ -99,7 +100,7 @@ static OTF2_CallbackCode on_send(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
                                  uint64_t len) {
   (void)l, (void)a, (void)len;
-  message(u, t, 1, peer, c, tag);
+  message(u, t, t, 1, peer, c, tag);
   return note(u, t);
 }
 static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
@@ -111,15 +112,28 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 static OTF2_CallbackCode on_recv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
                                  uint64_t len) {
-  (void)l, (void)a, (void)len;
-  message(u, t, 0, peer, c, tag);
+  (void)a, (void)len;
+  message(u, t, state(u, l)->enter_t, 0, peer, c, tag);
   return note(u, t);
 }
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                          OTF2_AttributeList *a, uint64_t req) {
+  (void)a;
+  uint64_t key[2] = {l, req}, *v = mg_hash_get(((reading *)u)->posts, key, sizeof key);
+  if (v)
+    *v = t;
+  else
+    mg_hash_put(((reading *)u)->posts, key, sizeof key, t);
+  return note(u, t);
+}
+/* Posted when its request was (MPI_Waitall completes them in any order). */
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c,
                                   uint32_t tag, uint64_t len, uint64_t req) {
-  (void)req;
-  return on_recv(l, t, u, a, peer, c, tag, len);
+  (void)a, (void)len;
+  uint64_t key[2] = {l, req}, *v = mg_hash_get(((reading *)u)->posts, key, sizeof key);
+  message(u, t, v ? *v : t, 0, peer, c, tag);
+  return note(u, t);
 }
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
@@ -236,7 +250,7 @@ static OTF2_GlobalEvtReaderCallbacks *callbacks(void) {
   SET(ParameterString, count_param_string);
   SET(CallingContextSample, count_sample);
   SET(MpiIsendComplete, count_request);
-  SET(MpiIrecvRequest, count_request);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(c, on_irecv_request);
   SET(MpiRequestTest, count_request);
   SET(MpiRequestCancelled, count_request);
   SET(NonBlockingCollectiveRequest, count_request);
@@ -279,7 +293,13 @@ int mg_read_events(mg_job *j, mg_rank *r) {
     mg_error("%s: not a readable OTF2 archive", anchor);
     return -1;
   }
-  reading x = {j, r, mg_xalloc((r->defs[K_LOCATION].n + 1) * sizeof *x.locs), 0, mg_hash_new(), 0};
+  reading x = {j,
+               r,
+               mg_xalloc((r->defs[K_LOCATION].n + 1) * sizeof *x.locs),
+               0,
+               mg_hash_new(),
+               mg_hash_new(),
+               0};
   size_t msg0[2] = {j->nsends, j->nrecvs}, coll0 = j->ncolls;
   OTF2_ErrorCode e = OTF2_Reader_SetSerialCollectiveCallbacks(rd);
   for (size_t i = 0; e == OTF2_SUCCESS && i < r->defs[K_LOCATION].n; i++) {
@@ -312,6 +332,7 @@ int mg_read_events(mg_job *j, mg_rank *r) {
   OTF2_Reader_Close(rd);
   free(x.locs);
   mg_hash_free(x.seq);
+  mg_hash_free(x.posts);
   if (e != OTF2_SUCCESS) {
     mg_error("%s: cannot read its events (%s)", anchor, mg_otf2_message(e));
     return -1;

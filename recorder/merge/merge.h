@@ -81,10 +81,12 @@ typedef struct mg_cev {
   size_t order; /* reading order, then its index once sorted by t */
 } mg_cev;
 
-/* A message record: the communicator (global id), world ranks, tag, and
- * its mg_cev in its rank; sends and receives pair in this order per key. */
+/* A message record: the communicator (global id), world ranks, tag, when
+ * it was posted (a send: its record; a receive: the Enter of its call, or
+ * an MpiIrecv's MpiIrecvRequest), and its mg_cev in its rank; sends and
+ * receives pair in this order per key, as MPI matches them. */
 typedef struct mg_msg {
-  uint64_t comm, from, to, tag;
+  uint64_t comm, from, to, tag, posted;
   uint32_t rank;
   size_t seq, ev;
 } mg_msg;

@@ -340,6 +340,18 @@ def case_job(prog, n):
     return out
 
 
+def case_loaded(prog, n):
+    """The job while two busy loops keep both cores busy: offsets within
+    their bounds, and the merged archive causal all the same."""
+    busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(2)]
+    try:
+        case_job(prog, n)
+    finally:
+        for b in busy:
+            b.kill()
+            b.wait()
+
+
 def case_dead(prog):
     """Rank 1 dies (kill) or aborts: mpirun fails, rank 0 merges nothing;
     `omptrace merge` recovers what only left a log and merges both."""
@@ -598,6 +610,7 @@ CASES = {
     "bad_inputs": case_bad_inputs,
     "contract": case_contract,
     "causal": case_causal,
+    "loaded_pingpong_np8": lambda: case_loaded("pingpong", 8),
     "skew_pingpong_np4": lambda: skewed_job("pingpong"),
     "skew_colls_np4": lambda: skewed_job("colls"),
 }
