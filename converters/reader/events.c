@@ -58,14 +58,16 @@ static void finish(otr_archive *a) {
     otr_locstate *ls = &a->ls[i];
     if (!ls->seen) {
       ls->pub.cat_time[OTR_T_OUTSIDE] += a->last - a->first - a->lost;
+      ls->pub.edges = a->last - a->first - a->lost;
       ls->pub.lost = a->lost;
       continue;
     }
     /* before the first and after the last event: idle, but for lost time */
     uint64_t tail_lost = a->lost - ls->lost_mark;
     ls->pub.lost += ls->lost_first + tail_lost;
-    ls->pub.cat_time[OTR_T_OUTSIDE] +=
+    ls->pub.edges =
         (ls->pub.first - a->first - ls->lost_first) + (a->last - ls->pub.last - tail_lost);
+    ls->pub.cat_time[OTR_T_OUTSIDE] += ls->pub.edges;
     if (ls->have_metrics && a->v->metric_total)
       a->v->metric_total(a->v->user, &ls->pub, ls->first, ls->lastv);
   }

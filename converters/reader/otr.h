@@ -205,6 +205,9 @@ typedef struct {
   uint64_t wait_cum; /* time in wait categories so far */
   uint64_t cat_time[OTR_T_COUNT];
   uint64_t lost; /* time in any location's measurement gap: in no category */
+  /* of cat_time[OTR_T_OUTSIDE], the time before its first and after its
+   * last event (all of the run for a location without events) */
+  uint64_t edges;
   /* forked, or called MPI, outside any parallel region: it runs the
    * program's serial code (its outside time is serial, not idle) */
   bool forked;

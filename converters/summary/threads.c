@@ -85,8 +85,12 @@ static void report_threads(sm *s, report *r) {
     rt_ns(t, c[OTR_T_TASKCREATE]);
     rt_ns(t, c[OTR_T_RUNTIME]);
     rt_ns(t, c[OTR_T_MPI]);
-    rt_ns(t, l->forked ? c[OTR_T_OUTSIDE] : 0);
-    rt_ns(t, l->forked ? 0 : c[OTR_T_OUTSIDE]);
+    /* before its first and after its last event a thread runs no code
+     * (an MPI rank not started yet): idle, also on the thread that forks */
+    uint64_t edges = sm_ns(s, l->edges);
+    edges = edges < c[OTR_T_OUTSIDE] ? edges : c[OTR_T_OUTSIDE];
+    rt_ns(t, l->forked ? c[OTR_T_OUTSIDE] - edges : 0);
+    rt_ns(t, l->forked ? edges : c[OTR_T_OUTSIDE]);
     uint64_t paused = 0, lost = sm_ns(s, l->lost);
     for (uint32_t k = 0; k < ngaps; k++)
       paused += g[k].paused && g[k].loc == i ? g[k].t1 - g[k].t0 : 0;

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 
 /* Groups binned during the pass; OUTSIDE becomes serial or idle at the end,
- * once the reader knows which threads fork. */
-enum { G_WORK, G_BARRIER, G_TASKWAIT, G_SYNC, G_OVERHEAD, G_OUTSIDE, G_MPI, G_COUNT };
+ * once the reader knows which threads fork; EDGE (before a thread's first
+ * and after its last event) is idle. */
+enum { G_WORK, G_BARRIER, G_TASKWAIT, G_SYNC, G_OVERHEAD, G_OUTSIDE, G_MPI, G_EDGE, G_COUNT };
 
 struct sm_timeline {
   uint64_t origin, width;             /* ticks */
@@ -100,19 +101,19 @@ static void span(sm *s, const otr_loc *l, otr_cat cat, uint64_t t0, uint64_t t1,
 }
 
 /* Before a thread's first event and after its last (all of the run for a
- * thread without events) it is outside any region, as the reader counts
- * it (a worker that started late is idle until then): binned too, so that
- * strips and per-thread totals agree. */
+ * thread without events) it is idle, as the per-thread table counts it (a
+ * worker, or an MPI rank, that started late is idle until then): binned
+ * too, so that strips and per-thread totals agree. */
 static void bin_edges(sm *s, sm_timeline *tl) {
   uint64_t first = otr_first_time(s->a), last = otr_last_time(s->a);
   for (uint32_t l = 0; l < s->d->n_locations; l++) {
     const otr_loc *loc = otr_location(s->a, l);
     if (!loc->events) {
-      bin_add(s, tl, l, G_OUTSIDE, first, last);
+      bin_add(s, tl, l, G_EDGE, first, last);
       continue;
     }
-    bin_add(s, tl, l, G_OUTSIDE, first, loc->first);
-    bin_add(s, tl, l, G_OUTSIDE, loc->last, last);
+    bin_add(s, tl, l, G_EDGE, first, loc->first);
+    bin_add(s, tl, l, G_EDGE, loc->last, last);
   }
 }
 
@@ -120,7 +121,7 @@ static void bin_edges(sm *s, sm_timeline *tl) {
  * on a tie), TL_NONE when it holds no time. */
 static tl_state state_of(uint64_t bin[G_COUNT], bool forked) {
   static const tl_state st[G_COUNT] = {TL_WORK,     TL_BARRIER, TL_TASKWAIT, TL_SYNC,
-                                       TL_OVERHEAD, TL_IDLE,    TL_MPI};
+                                       TL_OVERHEAD, TL_IDLE,    TL_MPI,      TL_IDLE};
   int best = -1;
   for (int g = 0; g < G_COUNT; g++)
     if (bin[g] && (best < 0 || bin[g] > bin[best]))

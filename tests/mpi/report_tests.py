@@ -67,6 +67,8 @@ def expected(anchor):
         ranks = [int(l.group.name.split()[-1]) for l in locs]
         stack = [[] for _ in locs]  # per location: open "mpi" / "par" / other entries
         last = [None] * len(locs)
+        lfirst = [None] * len(locs)
+        main = [False] * len(locs)  # calls MPI outside parallel regions: runs serial code
         state = [OUT] * len(locs)
         per = [[0, 0, 0] for _ in locs]
         job = [0, 0, 0]
@@ -87,6 +89,8 @@ def expected(anchor):
             glast = t if glast is None or t > glast else glast
             if last[i] is not None:
                 per[i][state[i]] += t - last[i]
+            else:
+                lfirst[i] = t
             last[i] = t
             kind = type(ev).__name__
             s = stack[i]
@@ -95,6 +99,7 @@ def expected(anchor):
                 if reg.paradigm == Paradigm.MPI:
                     mpi_enters += 1
                     nested += "par" in s and "mpi" not in s
+                    main[i] = main[i] or "par" not in s
                     s.append("mpi")
                 else:
                     s.append("par" if reg.region_role == RegionRole.PARALLEL else "-")
@@ -114,8 +119,10 @@ def expected(anchor):
                 continue
             wall = glast - first
             per[i][OUT] = wall - per[i][MPI] - per[i][PAR]
+        # before its first and after its last event a thread is idle
+        edges = [lfirst[i] - first + glast - last[i] for i in range(len(locs))]
         return {"names": names, "ranks": ranks, "per": per, "job": job, "wall": glast - first,
-                "nested": nested, "mpi_enters": mpi_enters}
+                "nested": nested, "mpi_enters": mpi_enters, "main": main, "edges": edges}
 
 
 def summary(d, *args):
@@ -139,6 +146,12 @@ def check_summary(out, x, n, threads):
         got = (row["mpi_ns"], par, row["serial_ns"] + row["idle_ns"])
         eq(got, tuple(x["per"][i][k] for k in (MPI, PAR, OUT)), what + ": MPI, parallel, outside")
         eq(sum(got), x["wall"], what + ": the categories add up to the wall time")
+        # A rank's main thread runs serial code between its first and last
+        # event; before and after (the rank not started yet or ended) it is idle.
+        eq((row["serial_ns"], row["idle_ns"]),
+           (x["per"][i][OUT] - x["edges"][i], x["edges"][i]) if x["main"][i] else
+           (0, x["per"][i][OUT]), what + ": serial and idle")
+    eq(sum(x["main"]), n, "one main thread per rank")
     run = doc["overview"]["run"]
     eq((run["serial_ns"], run["mpi_ns"], run["parallel_ns"], run["measured_ns"]),
        (x["job"][OUT], x["job"][MPI], x["job"][PAR], x["wall"]),

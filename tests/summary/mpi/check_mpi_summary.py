@@ -107,15 +107,17 @@ def test_json():
     check(any("1.54x the mean" in t for t in texts), "MPI imbalance finding")
     # The job's time (gen_mpi.c): parallel 0..100; MPI calls, their union over
     # ranks, 110..140, 150..176, 200..240 and 245..255 (106); serial the rest
-    # of 0..255 (49). Per rank r thread 0 works 100, is in MPI RANKS[r][3]
-    # and serial the rest; thread 1 is in the parallel region only.
+    # of 0..255 (49). Per rank r thread 0 works 100, is in MPI RANKS[r][3],
+    # serial the rest of its wall time RANKS[r][2] (0 to its last event) and
+    # idle after it; thread 1 is in the parallel region only.
     run = doc["overview"]["run"]
     eq((run["serial_ns"], run["mpi_ns"], run["parallel_ns"], run["measured_ns"]),
        (49 * US, 106 * US, 100 * US, 255 * US), "job: serial, MPI only, parallel, measured")
     eq([(t["work_ns"] + t["wait_ns"], t["mpi_ns"], t["serial_ns"], t["idle_ns"])
         for t in doc["threads"]["threads"]],
-       [x for r in RANKS for x in ((100 * US, r[3] * US, (155 - r[3]) * US, 0),
-                                   (100 * US, 0, 0, 155 * US))], "job: time per thread")
+       [x for r in RANKS for x in ((100 * US, r[3] * US, (r[2] - 100 - r[3]) * US,
+                                    (255 - r[2]) * US), (100 * US, 0, 0, 155 * US))],
+       "job: time per thread")
     check(any(t.startswith("19% of the run (49 us) is serial: no thread is inside a parallel "
                            "region or an MPI call, so 2 threads per rank") for t in texts),
           "serial finding of serial time only: %r" % texts)
