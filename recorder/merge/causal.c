@@ -104,13 +104,10 @@ static int by_t(const void *a, const void *b) {
  * corrections' points, each with the measured offset plus the correction.
  * Sets every mg_cev's correction and merged time. */
 static void build(mg_rank *r, const measured *m) {
-  uint64_t first = r->ntimes ? r->times[0] : 0, last = r->ntimes ? r->times[r->ntimes - 1] : 0;
-  if (r->ncev) {
-    first = r->cev[0].t < first || !r->ntimes ? r->cev[0].t : first;
-    last = r->cev[r->ncev - 1].t > last ? r->cev[r->ncev - 1].t : last;
-  }
+  uint64_t first = r->first, last = r->last; /* every cev lies within */
   size_t ncp = 0;
   cpoint *cp = corrections(r, first, &ncp);
+  r->corrected = ncp > 0;
   free(r->clock);
   r->clock = NULL, r->nclock = 0;
   size_t cap = 0;
@@ -265,25 +262,18 @@ static size_t pass(mg_job *j, const measured *m) {
   return late;
 }
 
-/* How many events the corrections moved, and the most. */
-static void moved(mg_job *j, const measured *m) {
-  for (size_t i = 0; i < j->nranks; i++) {
-    const mg_rank *r = &j->ranks[i];
-    for (size_t k = 0; k < r->ntimes; k++) {
-      uint64_t a = mg_clock_apply_pts(m[i].v, m[i].n, r->times[k]);
-      uint64_t b = mg_clock_apply_pts(r->clock, r->nclock, r->times[k]);
-      if (a != b) {
-        uint64_t d = b > a ? b - a : a - b;
-        j->moved++;
-        j->max_move = d > j->max_move ? d : j->max_move;
-      }
-    }
-  }
+/* How many events the corrections moved, and the most: the ranks they
+ * moved read again. */
+static int moved(mg_job *j, const measured *m) {
+  for (size_t i = 0; i < j->nranks; i++)
+    if (j->ranks[i].corrected && mg_read_events(j, &j->ranks[i], m[i].v, m[i].n) != 0)
+      return -1;
+  return 0;
 }
 
 int mg_causal(mg_job *j) {
   for (size_t i = 0; i < j->nranks; i++)
-    if (mg_read_events(j, &j->ranks[i]) != 0)
+    if (mg_read_events(j, &j->ranks[i], NULL, 0) != 0)
       return -1;
   qsort(j->sends, j->nsends, sizeof *j->sends, msg_cmp);
   qsort(j->recvs, j->nrecvs, sizeof *j->recvs, msg_cmp);
@@ -308,9 +298,9 @@ int mg_causal(mg_job *j) {
     mg_error("causality: %zu events still early after %d passes: the messages or "
              "collectives do not pair as recorded",
              late, MAX_PASSES);
-  moved(j, m);
+  int rc = moved(j, m);
   for (size_t i = 0; i < j->nranks; i++)
     free(m[i].v);
   free(m);
-  return 0;
+  return rc;
 }

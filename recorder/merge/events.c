@@ -4,7 +4,8 @@
  * with world ranks and global communicator ids, and its blocking
  * collectives (MpiCollectiveBegin .. MpiCollectiveEnd, timed by the
  * surrounding Enter and Leave). Other records, also ones this reader does
- * not know, only count as events. */
+ * not know, only count as events. Read again where the correction moved a
+ * rank, to count its moved events: no list of every event's time. */
 #include "merge/merge.h"
 
 #include <inttypes.h>
@@ -29,8 +30,10 @@ typedef struct reading {
   mg_rank *r;
   loc_state *locs;
   size_t nlocs;
-  mg_hash *seq;   /* global comm id -> collectives so far */
-  mg_hash *posts; /* (location, request id) -> its MpiIrecvRequest's time */
+  mg_hash *seq;           /* global comm id -> collectives so far */
+  mg_hash *posts;         /* (location, request id) -> its MpiIrecvRequest's time */
+  const mg_clock *before; /* counting: the points without the correction */
+  size_t nbefore;
   int bad;
 } reading;
 
@@ -41,10 +44,21 @@ static loc_state *state(reading *x, uint64_t loc) {
   return &x->locs[0]; /* not reached: every location read is defined */
 }
 
+/* Every event: the rank's first and last time; counting, whether the
+ * correction moved it. */
 static OTF2_CallbackCode note(reading *x, uint64_t t) {
   mg_rank *r = x->r;
-  mg_grow((void **)&r->times, &r->captimes, r->ntimes, sizeof *r->times);
-  r->times[r->ntimes++] = t;
+  if (x->before) {
+    uint64_t a = mg_clock_apply_pts(x->before, x->nbefore, t);
+    uint64_t b = mg_clock_apply_pts(r->clock, r->nclock, t);
+    uint64_t d = b > a ? b - a : a - b;
+    x->j->moved += d != 0;
+    x->j->max_move = d > x->j->max_move ? d : x->j->max_move;
+    return OK;
+  }
+  if (!r->nevents++ || t < r->first)
+    r->first = t;
+  r->last = t > r->last ? t : r->last;
   return OK;
 }
 
@@ -81,6 +95,8 @@ static uint64_t global_comm(const reading *x, OTF2_CommRef comm) {
 
 static void message(reading *x, uint64_t t, uint64_t posted, int send, uint32_t peer,
                     OTF2_CommRef comm, uint32_t tag) {
+  if (x->before)
+    return;
   uint64_t gc = global_comm(x, comm), w = world(x, gc, peer), me = (uint64_t)x->r->rank;
   if (w == UINT64_MAX)
     return; /* a communicator the archive does not define: no constraint */
@@ -146,6 +162,8 @@ static OTF2_CallbackCode on_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t, voi
                                        OTF2_AttributeList *a) {
   (void)a;
   loc_state *s = state(u, l);
+  if (((reading *)u)->before)
+    return note(u, t);
   s->in_coll = 1, s->ended = 0;
   s->enter = add_cev(((reading *)u)->r, s->enter_t, 1);
   return note(u, t);
@@ -285,7 +303,7 @@ static void sort_cevs(mg_job *j, mg_rank *r, size_t msg0[2], size_t coll0) {
   free(where);
 }
 
-int mg_read_events(mg_job *j, mg_rank *r) {
+int mg_read_events(mg_job *j, mg_rank *r, const mg_clock *before, size_t nbefore) {
   char anchor[4096];
   snprintf(anchor, sizeof anchor, "%s/traces.otf2", r->dir);
   OTF2_Reader *rd = OTF2_Reader_Open(anchor);
@@ -293,13 +311,9 @@ int mg_read_events(mg_job *j, mg_rank *r) {
     mg_error("%s: not a readable OTF2 archive", anchor);
     return -1;
   }
-  reading x = {j,
-               r,
-               mg_xalloc((r->defs[K_LOCATION].n + 1) * sizeof *x.locs),
-               0,
-               mg_hash_new(),
-               mg_hash_new(),
-               0};
+  reading x = {.j = j, .r = r, .before = before, .nbefore = nbefore};
+  x.locs = mg_xalloc((r->defs[K_LOCATION].n + 1) * sizeof *x.locs);
+  x.seq = mg_hash_new(), x.posts = mg_hash_new();
   size_t msg0[2] = {j->nsends, j->nrecvs}, coll0 = j->ncolls;
   OTF2_ErrorCode e = OTF2_Reader_SetSerialCollectiveCallbacks(rd);
   for (size_t i = 0; e == OTF2_SUCCESS && i < r->defs[K_LOCATION].n; i++) {
@@ -337,6 +351,7 @@ int mg_read_events(mg_job *j, mg_rank *r) {
     mg_error("%s: cannot read its events (%s)", anchor, mg_otf2_message(e));
     return -1;
   }
-  sort_cevs(j, r, msg0, coll0);
+  if (!before)
+    sort_cevs(j, r, msg0, coll0);
   return 0;
 }

@@ -121,7 +121,6 @@ static void free_job(mg_job *j) {
     free(j->ranks[i].program);
     free(j->ranks[i].clock);
     free(j->ranks[i].cev);
-    free(j->ranks[i].times);
   }
   free(j->ranks);
   free(j->sends);

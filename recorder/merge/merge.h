@@ -114,8 +114,8 @@ typedef struct mg_rank {
   size_t nmeasured, napplied; /* clock-sync points, those applied */
   mg_cev *cev;
   size_t ncev, capcev;
-  uint64_t *times; /* every event's time, in order (merge/events.c) */
-  size_t ntimes, captimes;
+  uint64_t first, last, nevents; /* its events' times (merge/events.c) */
+  int corrected;                 /* the causality correction moved it */
 } mg_rank;
 
 typedef struct mg_job {
@@ -150,9 +150,11 @@ uint64_t mg_clock_apply(const mg_rank *r, uint64_t t);
  * line), the time range of every rank after correction. */
 int mg_job_clock(mg_job *j);
 /* merge/events.c: the rank's message records and blocking collectives
- * (after mg_unify: communicators by global id) and every event's time.
- * 0, or -1 after one error line. */
-int mg_read_events(mg_job *j, mg_rank *r);
+ * (after mg_unify: communicators by global id) and the range of its
+ * events' times; with before (its points without the causality
+ * correction), instead counts its events the correction moved into
+ * j->moved and j->max_move. 0, or -1 after one error line. */
+int mg_read_events(mg_job *j, mg_rank *r, const mg_clock *before, size_t nbefore);
 /* merge/causal.c: adds to every rank's clock points the corrections that
  * put no receive before its send and no collective's Leave before the
  * Enters it waits for (docs/mpi.md, "Clocks"). 0, or -1 after one line. */
