@@ -70,7 +70,8 @@ int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype stype, int to, int stag, v
 
 /* A nonblocking send's records, before the call so that they precede
  * the message: its request id (0: none) and comm id. */
-static uint64_t isend_begin(int n, MPI_Datatype t, int to, int tag, MPI_Comm c, uint32_t *comm) {
+static inline __attribute__((always_inline)) uint64_t
+isend_begin(int n, MPI_Datatype t, int to, int tag, MPI_Comm c, uint32_t *comm) {
   uint32_t id = to != MPI_PROC_NULL && ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;
   uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_id() : 0;
   if (rid) {
@@ -90,7 +91,7 @@ static uint64_t isend_begin(int n, MPI_Datatype t, int to, int tag, MPI_Comm c, 
     uint64_t rid = isend_begin(n, t, to, tag, c, &id);                                             \
     int rc = PMPI_##name(b, n, t, to, tag, c, q);                                                  \
     if (rid && rc == MPI_SUCCESS)                                                                  \
-      ot_mpi_req_add(*q, q, &(ot_mpi_req){.id = rid, .comm = id, .kind = OT_REQ_SEND});            \
+      ot_mpi_req_add_msg(*q, q, rid, id, OT_REQ_SEND);                                             \
     ot_mpi_hook(OT_MPI_##name, 1, cp, 0);                                                          \
     return rc;                                                                                     \
   }
@@ -109,7 +110,7 @@ int MPI_Irecv(void *b, int n, MPI_Datatype t, int from, int tag, MPI_Comm c, MPI
   uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_id() : 0;
   if (rid) { /* the record first: another thread may complete q once it is added */
     ot_mpi_rec(OT_MR_REQ, OT_MSG_IRECV_REQUEST, 0, 0, rid);
-    ot_mpi_req_add(*q, q, &(ot_mpi_req){.id = rid, .comm = id, .kind = OT_REQ_RECV});
+    ot_mpi_req_add_msg(*q, q, rid, id, OT_REQ_RECV);
   }
   ot_mpi_hook(OT_MPI_Irecv, 1, cp, 0);
   return rc;

@@ -13,24 +13,25 @@
  * which call writes which id. Keying by variable alone would fail
  * programs that complete a copy of the handle.
  *
- * Ids come from an atomic counter before the starting call (its send
- * record precedes the message); the entry is added after it. One mutex
+ * Ids are taken before the starting call (its send record precedes the
+ * message), by each thread in blocks of an atomic counter (unique, in
+ * order per thread); the entry is added after the call. One mutex
  * (requests may complete on another thread than the one that started
- * them), taken once per call and never on the OpenMP callbacks' path;
- * records are written outside it. */
+ * them), taken once per call and never on the OpenMP callbacks' path; a
+ * completing call writes its records under it (no copies). */
 #include "mpi/req.h"
 #include "mpi/hook.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 
 #define SLOTS 4096u                 /* a power of two */
 #define ENTRIES (SLOTS - SLOTS / 8) /* pending entries and definitions */
-#define SLACK 64u                   /* ids handed out between the room check and their add */
+/* beyond OT_MPI_REQ_ROOM: entries of starts racing past the room check */
+_Static_assert(OT_MPI_REQ_ROOM + 64 <= ENTRIES, "room for racing starts");
 #define NIL UINT32_MAX
 #define SCAN 8
-#define CHUNK 16
+#define ID_BLOCK 64
 
 typedef struct slot {
   MPI_Request handle;  /* MPI_REQUEST_NULL: a free slot */
@@ -51,8 +52,12 @@ static int ready;
 /* entries in use, readable without the lock: a completion with nothing
  * pending (a null request, a program without nonblocking calls) takes no
  * lock */
-static atomic_uint used;
+atomic_uint ot_mpi_req_used;
+#define used ot_mpi_req_used
 static atomic_uint_least64_t next_id;
+/* each thread's ids: no atomic operation per request */
+__thread uint64_t ot_mpi_req_next __attribute__((tls_model("initial-exec")));
+__thread uint64_t ot_mpi_req_end __attribute__((tls_model("initial-exec")));
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int full_said;
 
@@ -61,7 +66,7 @@ static void say_full(void) {
     fprintf(stderr,
             "omptrace: more than %u MPI requests pending: later ones are recorded "
             "without message records\n",
-            ENTRIES - SLACK);
+            OT_MPI_REQ_ROOM);
 }
 
 static unsigned home(MPI_Request q) {
@@ -141,7 +146,9 @@ static void release_if_empty(unsigned i) {
 }
 
 /* Takes slot i's entry of variable var (else its oldest) into out. */
-static int take(uint32_t i, const MPI_Request *var, ot_mpi_req *out) {
+/* Unlinks slot i's entry of variable var (else its oldest) from its list:
+ * the entry, still to be dropped, or NIL when the list is empty. */
+static uint32_t take(uint32_t i, const MPI_Request *var) {
   slot *s = &table[i];
   uint32_t prev = NIL, e = s->head;
   for (unsigned k = 0; e != NIL && k < SCAN && pool[e].var != var; k++) {
@@ -153,48 +160,75 @@ static int take(uint32_t i, const MPI_Request *var, ot_mpi_req *out) {
     e = s->head;
   }
   if (e == NIL)
-    return 0;
+    return NIL;
   if (prev == NIL)
     s->head = pool[e].next;
   else
     pool[prev].next = pool[e].next;
   if (s->tail == e)
     s->tail = prev;
-  *out = pool[e].r;
-  entry_drop(e);
-  return 1;
+  return e;
 }
 
-uint64_t ot_mpi_req_id(void) {
-  if (atomic_load_explicit(&used, memory_order_relaxed) + SLACK >= ENTRIES) {
+uint64_t ot_mpi_req_id_slow(void) {
+  if (atomic_load_explicit(&used, memory_order_relaxed) >= OT_MPI_REQ_ROOM) {
     say_full();
     return 0;
   }
-  return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed) + 1;
+  if (ot_mpi_req_next == ot_mpi_req_end) {
+    ot_mpi_req_next = atomic_fetch_add_explicit(&next_id, ID_BLOCK, memory_order_relaxed) + 1;
+    ot_mpi_req_end = ot_mpi_req_next + ID_BLOCK;
+  }
+  return ot_mpi_req_next++;
+}
+
+/* A new entry of q started through var, appended to q's list; NULL when
+ * none is left. Under the lock. */
+static ot_mpi_req *append(MPI_Request q, const MPI_Request *var) {
+  uint32_t e = entry_new();
+  if (e == NIL)
+    return NULL;
+  pool[e].var = var;
+  uint32_t i = find_or_add(q);
+  if (table[i].tail == NIL)
+    table[i].head = e;
+  else
+    pool[table[i].tail].next = e;
+  table[i].tail = e;
+  return &pool[e].r;
 }
 
 void ot_mpi_req_add(MPI_Request q, const MPI_Request *var, const ot_mpi_req *r) {
   if (q == MPI_REQUEST_NULL)
     return;
   lock_table();
-  uint32_t e = entry_new();
-  if (e != NIL) {
-    pool[e].r = *r;
-    pool[e].var = var;
-    uint32_t i = find_or_add(q);
-    if (table[i].tail == NIL)
-      table[i].head = e;
-    else
-      pool[table[i].tail].next = e;
-    table[i].tail = e;
+  ot_mpi_req *e = append(q, var);
+  if (e)
+    *e = *r;
+  pthread_mutex_unlock(&lock);
+  if (!e)
+    say_full();
+}
+
+void ot_mpi_req_add_msg(MPI_Request q, const MPI_Request *var, uint64_t id, uint32_t comm,
+                        int kind) {
+  if (q == MPI_REQUEST_NULL)
+    return;
+  lock_table();
+  ot_mpi_req *e = append(q, var);
+  if (e) { /* the other fields are not read for sends and receives */
+    e->id = id;
+    e->comm = comm;
+    e->kind = (uint8_t)kind;
   }
   pthread_mutex_unlock(&lock);
-  if (e == NIL)
+  if (!e)
     say_full();
 }
 
 /* The completion records of r, completed with status s. */
-static void complete(const ot_mpi_req *r, const MPI_Status *s) {
+static inline __attribute__((always_inline)) void complete(const ot_mpi_req *r,
+                                                           const MPI_Status *s) {
   if (r->kind == OT_REQ_SEND) {
     ot_mpi_rec(OT_MR_REQ, OT_MSG_ISEND_COMPLETE, 0, 0, r->id);
     return;
@@ -218,33 +252,33 @@ static void complete(const ot_mpi_req *r, const MPI_Status *s) {
 
 void ot_mpi_req_done(int n, const MPI_Request old[], const MPI_Request var[], const MPI_Status s[],
                      const int idx[]) {
-  for (int k0 = 0; k0 < n && atomic_load_explicit(&used, memory_order_relaxed); k0 += CHUNK) {
-    ot_mpi_req got[CHUNK];
-    int at[CHUNK], m = 0, k1 = n - k0 < CHUNK ? n : k0 + CHUNK;
-    lock_table();
-    for (int k = k0; k < k1; k++) {
-      int j = idx ? idx[k] : k;
-      uint32_t i = old[j] != MPI_REQUEST_NULL ? find(old[j]) : NIL;
-      if (i != NIL && take(i, &var[j], &got[m])) {
-        at[m++] = k;
-        release_if_empty(i);
-      }
+  if (!atomic_load_explicit(&used, memory_order_relaxed))
+    return;
+  lock_table();
+  for (int k = 0; k < n; k++) {
+    int j = idx ? idx[k] : k;
+    uint32_t i = old[j] != MPI_REQUEST_NULL ? find(old[j]) : NIL;
+    uint32_t e = i != NIL ? take(i, &var[j]) : NIL;
+    if (e != NIL) {
+      complete(&pool[e].r, &s[k]);
+      entry_drop(e);
+      release_if_empty(i);
     }
-    pthread_mutex_unlock(&lock);
-    for (int k = 0; k < m; k++)
-      complete(&got[k], &s[at[k]]);
   }
+  pthread_mutex_unlock(&lock);
 }
 
 void ot_mpi_req_free(MPI_Request q, const MPI_Request *var, const MPI_Status *s) {
-  ot_mpi_req got;
-  int taken = 0;
   if (q == MPI_REQUEST_NULL || !atomic_load_explicit(&used, memory_order_relaxed))
     return;
   lock_table();
   uint32_t i = find(q);
   if (i != NIL) {
-    taken = take(i, var, &got);
+    uint32_t e = take(i, var);
+    if (e != NIL && s)
+      complete(&pool[e].r, s);
+    if (e != NIL)
+      entry_drop(e);
     if (table[i].def != NIL) {
       entry_drop(table[i].def);
       table[i].def = NIL;
@@ -252,8 +286,6 @@ void ot_mpi_req_free(MPI_Request q, const MPI_Request *var, const MPI_Status *s)
     release_if_empty(i);
   }
   pthread_mutex_unlock(&lock);
-  if (taken && s)
-    complete(&got, s);
 }
 
 int ot_mpi_req_held(MPI_Request q) {
@@ -270,7 +302,7 @@ int ot_mpi_req_define(MPI_Request q, const ot_mpi_req *d) {
     return 0;
   lock_table();
   uint32_t e =
-      atomic_load_explicit(&used, memory_order_relaxed) + SLACK < ENTRIES ? entry_new() : NIL;
+      atomic_load_explicit(&used, memory_order_relaxed) < OT_MPI_REQ_ROOM ? entry_new() : NIL;
   if (e != NIL) {
     pool[e].r = *d;
     uint32_t i = find_or_add(q);

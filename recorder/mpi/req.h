@@ -6,6 +6,7 @@
 #define OMPTRACE_MPI_REQ_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 enum { OT_REQ_SEND, OT_REQ_RECV, OT_REQ_NBC };
@@ -20,13 +21,29 @@ typedef struct ot_mpi_req {
   uint8_t op;    /* NBC: OTF2_CollectiveOp */
 } ot_mpi_req;
 
+/* Inline on the wrappers' hot path (mpi/req.c): entries in use, the
+ * table's room for them, each thread's block of ids. */
+extern atomic_uint ot_mpi_req_used;
+extern __thread uint64_t ot_mpi_req_next __attribute__((tls_model("initial-exec")));
+extern __thread uint64_t ot_mpi_req_end __attribute__((tls_model("initial-exec")));
+#define OT_MPI_REQ_ROOM 3520u
+uint64_t ot_mpi_req_id_slow(void);
+
 /* Before a call that starts a request: a new request id, or 0 when the
  * table is full (the call is then recorded without message records,
  * said once). */
-uint64_t ot_mpi_req_id(void);
+static inline uint64_t ot_mpi_req_id(void) {
+  if (__builtin_expect(ot_mpi_req_next != ot_mpi_req_end, 1) &&
+      atomic_load_explicit(&ot_mpi_req_used, memory_order_relaxed) < OT_MPI_REQ_ROOM)
+    return ot_mpi_req_next++;
+  return ot_mpi_req_id_slow();
+}
 /* After it: request q, started through the program's variable at `var`,
  * is pending with r (r->id from ot_mpi_req_id). */
 void ot_mpi_req_add(MPI_Request q, const MPI_Request *var, const ot_mpi_req *r);
+/* The same for a send or receive (kind OT_REQ_SEND or OT_REQ_RECV). */
+void ot_mpi_req_add_msg(MPI_Request q, const MPI_Request *var, uint64_t id, uint32_t comm,
+                        int kind);
 /* Writes the completion records of the requests a call completed: n
  * handles as they were before the call (the program's variables at var),
  * statuses s; idx NULL: all n, else the n array slots idx[0..n) of
