@@ -83,12 +83,19 @@ static void append(uint64_t own, int64_t offset, uint64_t error) {
   close(fd);
 }
 
+/* The sync's own communicator (a duplicate of MPI_COMM_WORLD made at the
+ * first sync point): an answer a rank gave up waiting for stays there,
+ * where no receive of the program can match it. */
+static MPI_Comm sync_comm = MPI_COMM_NULL;
+static int sync_point; /* sync points so far: tells their answers apart */
+
 /* Waits for q: polls for SPIN_NS, then sleeps NAP_NS between polls. A
  * waiting rank that spins competes for the CPUs with the ranks in a round
  * trip (and with anything else on an oversubscribed machine), and a
  * round trip needs both of its ranks on a CPU; a sleeping one is off the
- * run queue and, woken, runs at once (the scheduler favours sleepers). */
-static int wait_for(MPI_Request *q, MPI_Status *st) {
+ * run queue and, woken, runs at once. Past deadline (0: none) the receive
+ * is cancelled: 1. Done: 0. */
+static int wait_for(MPI_Request *q, MPI_Status *st, uint64_t deadline) {
   uint64_t start = ot_monotonic_ns();
   for (;;) {
     int done = 0;
@@ -96,7 +103,15 @@ static int wait_for(MPI_Request *q, MPI_Status *st) {
       return -1;
     if (done)
       return 0;
-    if (ot_monotonic_ns() - start > SPIN_NS) {
+    uint64_t now = ot_monotonic_ns();
+    if (deadline && now > deadline) {
+      int cancelled = 0;
+      if (PMPI_Cancel(q) != MPI_SUCCESS || PMPI_Wait(q, st) != MPI_SUCCESS ||
+          PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS)
+        return -1;
+      return cancelled ? 1 : 0;
+    }
+    if (now - start > SPIN_NS) {
       struct timespec nap = {0, NAP_NS};
       nanosleep(&nap, NULL);
     }
@@ -139,48 +154,67 @@ typedef struct sync_stats {
   int rounds;
 } sync_stats;
 
-/* Rank 0's side: answers every ping (1) with its clock until each of the
- * other ranks has said it is done (0). */
+/* Rank 0's side: answers every ping {1, id} with {id, its clock} until
+ * each of the other ranks has said it is done ({0, 0}). */
 static int serve(int others, sync_stats *s) {
   while (others > 0) {
-    int ping = 0;
+    int ping[2] = {0, 0};
     MPI_Status st;
     MPI_Request q;
-    if (PMPI_Irecv(&ping, 1, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &q) != MPI_SUCCESS ||
-        wait_for(&q, &st) != 0)
+    if (PMPI_Irecv(ping, 2, MPI_INT, MPI_ANY_SOURCE, TAG, sync_comm, &q) != MPI_SUCCESS ||
+        wait_for(&q, &st, 0) != 0)
       return -1;
-    uint64_t t = ot_monotonic_ns();
+    uint64_t answer[2] = {(uint64_t)ping[1], ot_monotonic_ns()};
     if (!s->first)
-      s->first = t;
-    if (!ping) {
+      s->first = answer[1];
+    if (!ping[0]) {
       others--;
       continue;
     }
     s->rounds++;
-    if (PMPI_Send(&t, 1, MPI_UINT64_T, st.MPI_SOURCE, TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
+    if (PMPI_Send(answer, 2, MPI_UINT64_T, st.MPI_SOURCE, TAG, sync_comm) != MPI_SUCCESS)
       return -1;
   }
   return 0;
 }
 
+/* One round trip i: its answer (rank 0's clock) in *theirs, or 1 when it
+ * was not there by the deadline (0: none); an answer to an earlier ping
+ * that was given up is skipped. */
+static int round_trip(int i, uint64_t deadline, uint64_t *t0, uint64_t *theirs) {
+  int ping[2] = {1, sync_point << 16 | i};
+  uint64_t answer[2];
+  MPI_Request q;
+  MPI_Status st;
+  *t0 = ot_monotonic_ns();
+  if (PMPI_Send(ping, 2, MPI_INT, 0, TAG, sync_comm) != MPI_SUCCESS)
+    return -1;
+  do {
+    if (PMPI_Irecv(answer, 2, MPI_UINT64_T, 0, TAG, sync_comm, &q) != MPI_SUCCESS)
+      return -1;
+    int rc = wait_for(&q, &st, deadline);
+    if (rc != 0)
+      return rc;
+  } while (answer[0] != (uint64_t)ping[1]);
+  *theirs = answer[1];
+  return 0;
+}
+
 /* Another rank's side: {own time, offset, error} of its fastest round.
  * The budget starts with the first answer: until then the rank waits for
- * rank 0 to arrive (at MPI_Finalize, for rank 0's own work to end). */
+ * rank 0 to arrive (at MPI_Finalize, for rank 0's own work to end); a
+ * round trip still open at its end is given up. */
 static int measure(int64_t res[3], sync_stats *s) {
   uint64_t best = UINT64_MAX;
-  int ping = 1;
   for (int i = 0; i < MAX_ROUNDS; i++) {
-    if (i > 0 &&
-        (ot_monotonic_ns() - s->first > BUDGET_NS || (i >= MIN_ROUNDS && best <= GOOD_RTT_NS)))
+    if (i > 0 && i >= MIN_ROUNDS && best <= GOOD_RTT_NS)
       break;
-    uint64_t theirs = 0;
-    MPI_Request q;
-    if (PMPI_Irecv(&theirs, 1, MPI_UINT64_T, 0, TAG, MPI_COMM_WORLD, &q) != MPI_SUCCESS)
+    uint64_t t0, theirs;
+    int rc = round_trip(i, i ? s->first + BUDGET_NS : 0, &t0, &theirs);
+    if (rc < 0)
       return -1;
-    uint64_t t0 = ot_monotonic_ns();
-    if (PMPI_Send(&ping, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD) != MPI_SUCCESS ||
-        wait_for(&q, MPI_STATUS_IGNORE) != 0)
-      return -1;
+    if (rc > 0)
+      break;
     uint64_t t1 = ot_monotonic_ns();
     if (!i)
       s->first = t1;
@@ -191,10 +225,12 @@ static int measure(int64_t res[3], sync_stats *s) {
       res[1] = (int64_t)(theirs - (t0 + best / 2));
       res[2] = (int64_t)((best + 1) / 2);
     }
+    if (ot_monotonic_ns() - s->first > BUDGET_NS)
+      break;
   }
   s->best = best;
-  ping = 0;
-  return PMPI_Send(&ping, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
+  int done[2] = {0, 0};
+  return PMPI_Send(done, 2, MPI_INT, 0, TAG, sync_comm) == MPI_SUCCESS ? 0 : -1;
 }
 
 /* With OMPTRACE_VERBOSE set, one line per rank and sync point (one write:
@@ -226,6 +262,9 @@ void ot_clock_sync(void) {
     return;
   int64_t res[3];
   sync_stats st = {.entry = ot_monotonic_ns()};
+  if (sync_comm == MPI_COMM_NULL && PMPI_Comm_dup(MPI_COMM_WORLD, &sync_comm) != MPI_SUCCESS)
+    return;
+  sync_point++;
   int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0); /* naps of NAP_NS, not the default 50 us */
   if (slack > 0)
     prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
