@@ -632,6 +632,37 @@ def case_nbc():
            "rank %d blocking collective records" % r)
 
 
+def case_threads():
+    """progs/threads.c, MPI_THREAD_MULTIPLE: each thread's Isends and Irecvs
+    completed exactly once, by its own MPI_Waitall, on its own location."""
+    rounds, k = 3, 4
+    out = os.path.join(A.work, "threads_np2")
+    p = mpirun("mpi_threads", 2, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    if "no MPI_THREAD_MULTIPLE" in p.stdout:
+        print("the MPI library does not provide MPI_THREAD_MULTIPLE: skipped")
+        sys.exit(77)
+    traces = []
+    for r in range(2):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        traces.append(t)
+        mpi_calls(t)
+        eq(len(t.locs), 2, "rank %d OpenMP threads" % r)
+        recs = records(t)
+        check_requests(recs, r)
+        for i, loc in enumerate(t.locs):
+            mine = [x for x in recs if x[3] == loc]
+            tags = [100 * i + j for j in range(rounds * k)]
+            eq(msgs(mine, "MpiIsend"), [("MPI_Isend", 1 - r, tag, 4) for tag in tags],
+               "rank %d location %d Isends" % (r, i))
+            eq(msgs(mine, "MpiIrecv"), [("MPI_Waitall", 1 - r, tag, 4) for tag in tags],
+               "rank %d location %d Irecvs" % (r, i))
+            eq(sorted(e.request_id for kind, e, _, _ in mine if kind == "MpiIsendComplete"),
+               sorted(e.request_id for kind, e, _, _ in mine if kind == "MpiIsend"),
+               "rank %d location %d completes its own Isends" % (r, i))
+    check_order(traces, 2 * 2 * rounds * k)
+
+
 def halo_count(rank, d, it):
     return 1024 + it + rank if d == 2 else 1 + d + 3 * it + rank
 
@@ -689,7 +720,7 @@ def main():
      "split_np4": case_split, "abort_np2": case_abort, "kill_np2": case_kill, "multiple_np2": case_multiple,
      "imbalance_np4": case_imbalance, "nonblock_np4": case_nonblock,
      "colls_np4": case_colls, "requests_np2": case_requests, "causality_np2": case_causality,
-     "nbc_np4": case_nbc, "halo_np8": case_halo}[A.case]()
+     "nbc_np4": case_nbc, "halo_np8": case_halo, "threads_np2": case_threads}[A.case]()
     for m in problems:
         print("FAIL:", m)
     print("%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
