@@ -7,7 +7,8 @@
  * MPI_Allreduce of the time step. Rank 0 prints a checksum that is the same
  * at every thread count, the time from MPI_Init's return to the last
  * iteration, and the ranks' MPI_Init_thread times (median and slowest, as
- * the program sees them). Usage: ot_mpi_halo [EDGE] [ITERATIONS] [LOOPS] [PHASES]. */
+ * the program sees them); each rank then prints its MPI_Finalize time.
+ * Usage: ot_mpi_halo [EDGE] [ITERATIONS] [LOOPS] [PHASES]. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,8 @@ int main(int argc, char **argv) {
     free(B.send[d]);
     free(B.recv[d]);
   }
+  double f0 = now();
   MPI_Finalize();
+  printf("mpi_halo: rank %d MPI_Finalize %.1f ms\n", rank, 1e3 * (now() - f0));
   return 0;
 }

@@ -4,8 +4,9 @@ finalize"): each rank's MPI_Init* and its clock sync share, each rank's
 finalize from MPI_Finalize's entry to its archive written (the clock sync
 in MPI_Finalize, PMPI_Finalize, the way out to the tool's finalize, the last
 flush of the record log, loading and writing the archive), the same rank's
-log through omptrace-recover -o, and omptrace-merge's time against the
-ranks' event bytes.
+log through omptrace-recover -o (alone, and all ranks' at once as their
+finalizes run: recover_all), and omptrace-merge's time against the ranks'
+event bytes.
 
     bench/mpi_phases.py --build DIR [--before DIR] [--reps N] [--np N]
                         [--threads N] [--sizes I,I,...] [--busy N] [--args "EDGE LOOPS PHASES"]
@@ -18,8 +19,9 @@ times), OMPTRACE_KEEP_LOG=1 (the log omptrace-recover reads again) and
 OMPTRACE_MERGE=0 (the merge is timed on its own). Each repetition runs one
 job per iteration count of --sizes (the first is the one whose phases are
 printed) and variant. --busy N keeps N busy loops running meanwhile. Prints
-medians over the repetitions of the median rank and of the slowest rank, in
-milliseconds; no verdicts."""
+medians over the repetitions of the median rank and of the slowest rank (in
+MPI_Init for the init rows, in finalize for the others: its own phases, which
+add up), in milliseconds; no verdicts."""
 import argparse
 import os
 import re
@@ -32,7 +34,8 @@ import time
 
 TAG = re.compile(r"^\[\d+,(\d+)\]<std(?:out|err)>:\s?(.*)$")
 LINES = {
-    "init": re.compile(r"mpi: rank \d+: MPI_Init\w* ([\d.]+) s, clock sync ([\d.]+) s"),
+    "init": re.compile(r"mpi: rank \d+: MPI_Init\w* ([\d.]+) s, clock sync ([\d.]+) s;.*?"
+                       r"(?:, tool start ([\d.]+) s)?$"),
     "fin": re.compile(r"mpi: rank \d+: MPI_Finalize ([\d.]+) s, clock sync ([\d.]+) s; "
                       r"entered at ([\d.]+) s, left at ([\d.]+) s"),
     "flush": re.compile(r"log: last flush from ([\d.]+) to ([\d.]+) s"),
@@ -41,8 +44,15 @@ LINES = {
 }
 # Per-rank phases, in ms, in the order printed.
 PROGRAM_INIT = re.compile(r"mpi_halo: MPI_Init_thread median ([\d.]+) ms, slowest ([\d.]+) ms")
-PHASES = ("init", "init_sync", "finalize", "fin_sync", "pmpi_finalize", "to_tool", "last_flush",
-          "load_write", "recover", "finalize/recover")
+PROGRAM_FIN = re.compile(r"mpi_halo: rank \d+ MPI_Finalize ([\d.]+) ms")
+# finalize = fin_sync + pmpi_finalize + to_tool + last_flush + load_write;
+# tool_finalize leaves out PMPI_Finalize (MPI's own end, with its wait for
+# every rank).
+PHASES = ("init", "tool_start", "init_sync", "finalize", "fin_sync", "pmpi_finalize", "to_tool", "last_flush",
+          "load_write", "tool_finalize", "recover", "finalize/recover", "tool/recover",
+          "recover_all", "finalize/rec_all", "tool/rec_all")
+INIT_PHASES = ("init", "tool_start", "init_sync")
+RATIOS = ("finalize/recover", "tool/recover", "finalize/rec_all", "tool/rec_all")
 
 
 def parse_ranks(text, np):
@@ -56,7 +66,7 @@ def parse_ranks(text, np):
         for name, rx in LINES.items():
             f = rx.search(body)
             if f:
-                got.setdefault(rank, {})[name] = tuple(float(x) for x in f.groups())
+                got.setdefault(rank, {})[name] = tuple(float(x or 0) for x in f.groups())
     missing = [r for r in range(np) if set(LINES) - set(got.get(r, {}))]
     if missing:
         sys.exit("mpi_phases: ranks %s printed not every verbose line" % missing)
@@ -68,11 +78,14 @@ def rank_phases(p, recover_s):
     ms = 1e3
     init, fin, flush, written = p["init"], p["fin"], p["flush"], p["written"][0]
     finalize = written - fin[2]
-    return {"init": init[0] * ms, "init_sync": init[1] * ms, "finalize": finalize * ms,
+    tool = finalize - (fin[0] - fin[1])
+    return {"init": init[0] * ms, "tool_start": init[2] * ms, "init_sync": init[1] * ms, "finalize": finalize * ms,
             "fin_sync": fin[1] * ms, "pmpi_finalize": (fin[0] - fin[1]) * ms,
             "to_tool": (flush[0] - fin[3]) * ms, "last_flush": (flush[1] - flush[0]) * ms,
             "load_write": (written - flush[1]) * ms, "recover": recover_s * ms,
-            "finalize/recover": finalize / recover_s if recover_s else 0.0}
+            "tool_finalize": tool * ms,
+            "finalize/recover": finalize / recover_s if recover_s else 0.0,
+            "tool/recover": tool / recover_s if recover_s else 0.0}
 
 
 def event_bytes(job):
@@ -96,6 +109,44 @@ def timed(cmd, env=None):
     return secs, p.stdout + p.stderr
 
 
+def merged_job(a, build, iters, out):
+    """A job as users run it (the launcher's merge, no kept log): ms from the
+    last rank's archive written to mpirun's exit (the launcher's wait for
+    the ranks, the merge, the job's end)."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMP_NUM_THREADS=str(a.threads), OMPTRACE_VERBOSE="1", OMPTRACE_OUTPUT=out)
+    env.pop("OMPTRACE_KEEP_LOG", None)
+    env.pop("OMPTRACE_MERGE", None)
+    edge, loops, phases = a.args.split()
+    cmd = ["mpirun", "--oversubscribe", "--tag-output", "-np", str(a.np),
+           os.path.join(build, "share", "omptrace"), os.path.join(a.build, "bench", "ot_mpi_halo"),
+           edge, str(iters), loops, phases]
+    _, text = timed(cmd, env)
+    end = time.monotonic()
+    if not os.path.exists(os.path.join(out, "traces.otf2")):
+        sys.exit("mpi_phases: the launcher merged no %s/traces.otf2" % out)
+    parsed = parse_ranks(text, a.np)
+    return (end - max(parsed[r]["written"][0] for r in range(a.np))) * 1e3
+
+
+def recover_all(recover, dest, out, np):
+    """Each rank's omptrace-recover wall time in s when all ranks' run at once
+    (as the ranks' finalizes run), into dest/recovered-R."""
+    os.makedirs(dest)
+    t0 = time.monotonic()
+    procs = [subprocess.Popen([recover, "-q", "-o", os.path.join(dest, "recovered-%d" % r),
+                               os.path.join(out, "rank-%d" % r)]) for r in range(np)]
+    secs = [None] * np
+    while None in secs:
+        for r, p in enumerate(procs):
+            if secs[r] is None and p.poll() is not None:
+                if p.returncode != 0:
+                    sys.exit("mpi_phases: omptrace-recover of rank %d failed" % r)
+                secs[r] = time.monotonic() - t0
+        time.sleep(0.0005)
+    return secs
+
+
 def job(a, build, iters, out):
     """One job: {"init_ms": (median, slowest) as the program saw MPI_Init, "job_ms": mpirun's
     wall time, and with a tool (build) "ranks": per-rank phases, "exit_ms": the last archive
@@ -112,7 +163,11 @@ def job(a, build, iters, out):
     m = PROGRAM_INIT.search(text)
     if not m:
         sys.exit("mpi_phases: ot_mpi_halo printed no MPI_Init_thread line")
-    res = {"init_ms": (float(m.group(1)), float(m.group(2))), "job_ms": secs * 1e3}
+    fin = [float(x) for x in PROGRAM_FIN.findall(text)]
+    if len(fin) != a.np:
+        sys.exit("mpi_phases: %d of %d ranks printed their MPI_Finalize time" % (len(fin), a.np))
+    res = {"init_ms": (float(m.group(1)), float(m.group(2))), "job_ms": secs * 1e3,
+           "fin_ms": (statistics.median(fin), max(fin))}
     if not build:
         return res
     parsed = parse_ranks(text, a.np)
@@ -123,8 +178,10 @@ def job(a, build, iters, out):
         secs, _ = timed([recover, "-q", "-o", os.path.join(out, "recovered-%d" % r),
                          os.path.join(out, "rank-%d" % r)])
         ranks.append(rank_phases(parsed[r], secs))
-    for r in range(a.np):
-        shutil.rmtree(os.path.join(out, "recovered-%d" % r), ignore_errors=True)
+    for r, secs in enumerate(recover_all(recover, os.path.join(out, "all"), out, a.np)):
+        ranks[r]["recover_all"] = secs * 1e3
+        ranks[r]["finalize/rec_all"] = ranks[r]["finalize"] / ranks[r]["recover_all"]
+        ranks[r]["tool/rec_all"] = ranks[r]["tool_finalize"] / ranks[r]["recover_all"]
     merge_s, _ = timed([os.path.join(build, "recorder", "omptrace-merge"), "-q", "-n",
                         str(a.np), out])
     res.update(ranks=ranks, merge_s=merge_s, bytes=event_bytes(out),
@@ -144,8 +201,11 @@ def main():
                     "are printed")
     ap.add_argument("--args", default="8 200 3", help="ot_mpi_halo's EDGE LOOPS PHASES")
     ap.add_argument("--busy", type=int, default=0, help="busy loops (sh) running meanwhile")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep every job's files until the end: on ext4 without a journal, "
+                    "files deleted in the last 60 s slow down each file creation")
     a = ap.parse_args()
-    variants = [("after", a.build)] + ([("before", a.before)] if a.before else [])
+    variants = [("after", a.build), ("before", a.before)] if a.before else [("tool", a.build)]
     for name, b in variants:
         for f in ("share/omptrace", "bench/ot_mpi_halo", "recorder/omptrace-recover",
                   "recorder/omptrace-merge"):
@@ -164,7 +224,11 @@ def main():
                 for v, b in runs:
                     out = os.path.join(work, "%s-%d-%d" % (v, s, rep))
                     res[(v, s)].append(job(a, b, s, out))
-                    shutil.rmtree(out, ignore_errors=True)
+                    if b and s == sizes[0]:
+                        res[(v, s)][-1]["merged_exit_ms"] = merged_job(a, b, s, out + "-merged")
+                    if not a.keep:
+                        shutil.rmtree(out, ignore_errors=True)
+                        shutil.rmtree(out + "-merged", ignore_errors=True)
         load = os.getloadavg()[0]
     finally:
         for p in busy:
@@ -182,11 +246,16 @@ def main():
                                       for v, _ in runs))
     med = statistics.median
     rows = [("program's init", lambda j: j["init_ms"][0], lambda j: j["init_ms"][1], runs),
+            ("program's fin.", lambda j: j["fin_ms"][0], lambda j: j["fin_ms"][1], runs),
             ("job (mpirun)", lambda j: j["job_ms"], lambda j: j["job_ms"], runs),
-            ("archives->exit", lambda j: j["exit_ms"], lambda j: j["exit_ms"], variants)]
+            ("archives->exit", lambda j: j["exit_ms"], lambda j: j["exit_ms"], variants),
+            ("  with merge", lambda j: j["merged_exit_ms"], lambda j: j["merged_exit_ms"],
+             variants)]
     for ph in PHASES:
+        key = "init" if ph in INIT_PHASES else "finalize"
         rows.append((ph, lambda j, ph=ph: med(r[ph] for r in j["ranks"]),
-                     lambda j, ph=ph: max(r[ph] for r in j["ranks"]), variants))
+                     lambda j, ph=ph, key=key: max(j["ranks"], key=lambda r: r[key])[ph],
+                     variants))
     for label, mid, top, which in rows:
         cols = ""
         for v, _ in runs:
@@ -194,7 +263,7 @@ def main():
                 cols += " %14s %14s" % ("-", "-")
                 continue
             jobs = res[(v, first)]
-            fmt = " %14.2f %14.2f" if label == "finalize/recover" else " %14.1f %14.1f"
+            fmt = " %14.2f %14.2f" if label in RATIOS else " %14.1f %14.1f"
             cols += fmt % (med(mid(j) for j in jobs), med(top(j) for j in jobs))
         print("%-18s" % label + cols)
     print("merge (omptrace-merge -n %d):" % a.np)

@@ -29,15 +29,18 @@ static int verbose(void) {
 }
 
 /* One line, one write(2): the ranks share stderr. Times are
- * CLOCK_MONOTONIC, which every process of the host shares. */
-static void phase_line(int rank, const char *call, uint64_t t0, uint64_t sync0, uint64_t sync1,
-                       uint64_t t1) {
-  char line[256];
+ * CLOCK_MONOTONIC, which every process of the host shares. started: when
+ * the tool had started (MPI_Init*), else 0. */
+static void phase_line(int rank, const char *call, uint64_t t0, uint64_t started, uint64_t sync0,
+                       uint64_t sync1, uint64_t t1) {
+  char line[300], start[64] = "";
+  if (started)
+    snprintf(start, sizeof start, ", tool start %.6f s", (double)(started - t0) * 1e-9);
   int n = snprintf(line, sizeof line,
                    "omptrace: mpi: rank %d: %s %.6f s, clock sync %.6f s; entered at %.6f s, "
-                   "left at %.6f s (CLOCK_MONOTONIC)\n",
+                   "left at %.6f s (CLOCK_MONOTONIC)%s\n",
                    rank, call, (double)(t1 - t0) * 1e-9, (double)(sync1 - sync0) * 1e-9,
-                   (double)t0 * 1e-9, (double)t1 * 1e-9);
+                   (double)t0 * 1e-9, (double)t1 * 1e-9, start);
   if (n > 0 && (size_t)n < sizeof line) {
     ssize_t w = write(STDERR_FILENO, line, (size_t)n);
     (void)w; /* nothing sensible to do if stderr is gone */
@@ -56,6 +59,7 @@ int MPI_Init(int *argc, char ***argv) {
   const void *cp = __builtin_return_address(0);
   uint64_t t0 = ot_monotonic_ns();
   start_openmp();
+  uint64_t started = ot_monotonic_ns();
   ot_mpi_hook(OT_MPI_Init, 0, cp, 0);
   int rc = PMPI_Init(argc, argv);
   ot_mpi_comms_init();
@@ -65,7 +69,7 @@ int MPI_Init(int *argc, char ***argv) {
   uint64_t s1 = ot_monotonic_ns();
   ot_mpi_hook(OT_MPI_Init, 1, cp, world_rank());
   if (rc == MPI_SUCCESS && verbose())
-    phase_line((int)world_rank() - 1, "MPI_Init", t0, s0, s1, ot_monotonic_ns());
+    phase_line((int)world_rank() - 1, "MPI_Init", t0, started, s0, s1, ot_monotonic_ns());
   return rc;
 }
 
@@ -73,6 +77,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   const void *cp = __builtin_return_address(0);
   uint64_t t0 = ot_monotonic_ns();
   start_openmp();
+  uint64_t started = ot_monotonic_ns();
   ot_mpi_hook(OT_MPI_Init_thread, 0, cp, 0);
   int rc = PMPI_Init_thread(argc, argv, required, provided);
   ot_mpi_comms_init();
@@ -82,7 +87,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   uint64_t s1 = ot_monotonic_ns();
   ot_mpi_hook(OT_MPI_Init_thread, 1, cp, world_rank());
   if (rc == MPI_SUCCESS && verbose())
-    phase_line((int)world_rank() - 1, "MPI_Init_thread", t0, s0, s1, ot_monotonic_ns());
+    phase_line((int)world_rank() - 1, "MPI_Init_thread", t0, started, s0, s1, ot_monotonic_ns());
   return rc;
 }
 
@@ -108,6 +113,6 @@ int MPI_Finalize(void) {
   int rc = PMPI_Finalize();
   ot_mpi_hook(OT_MPI_Finalize, 1, cp, 0);
   if (rank >= 0)
-    phase_line(rank, "MPI_Finalize", t0, s0, s1, ot_monotonic_ns());
+    phase_line(rank, "MPI_Finalize", t0, 0, s0, s1, ot_monotonic_ns());
   return rc;
 }
