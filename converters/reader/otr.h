@@ -187,6 +187,7 @@ typedef struct {
   otr_cat cat;
   uint64_t enter;
   uint64_t wait0;       /* location's cumulative wait time at enter */
+  uint64_t mpi0;        /* location's MPI time at enter */
   uint64_t barrier0;    /* location's cumulative barrier time at enter */
   uint64_t nested_task; /* inclusive time of task frames left directly below */
   uint64_t child;       /* inclusive time of left children */

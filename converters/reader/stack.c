@@ -150,6 +150,7 @@ static otr_frame *push(otr_archive *a, otr_locstate *ls) {
   memset(f, 0, sizeof *f);
   f->enter = now(ls);
   f->wait0 = ls->pub.wait_cum;
+  f->mpi0 = ls->pub.cat_time[OTR_T_MPI];
   f->barrier0 = ls->pub.cat_time[OTR_T_IBARRIER] + ls->pub.cat_time[OTR_T_EBARRIER];
   f->last_child = OTR_NONE;
   f->region = OTR_NONE;

@@ -1,7 +1,7 @@
 /* Parallel regions and work-sharing constructs, one row per source location.
  *
  * Busy time of a thread in one instance = its time in the construct minus
- * the waits inside it. Per instance, perfect balance would save
+ * the waits and the MPI calls inside it. Per instance, perfect balance would save
  * max(busy) - mean(busy) over the threads that entered it; a row's gain is
  * that sum over its instances and its imbalance is gain / sum of max(busy). A parallel row includes
  * the constructs inside it.
@@ -202,7 +202,8 @@ static void leave(sm *s, const otr_loc *l, const otr_frame *f, const otr_frame *
   (void)md;
   if (f->region >= s->d->n_regions)
     return;
-  uint64_t incl = t - f->enter, wait = l->wait_cum - f->wait0;
+  /* MPI calls inside the construct are MPI time, not its work */
+  uint64_t incl = t - f->enter, wait = l->wait_cum - f->wait0 + l->cat_time[OTR_T_MPI] - f->mpi0;
   uint64_t busy = incl > wait ? incl - wait : 0;
   if (f->cls == OTR_C_PARALLEL || is_ws(f->cls)) {
     rthr *r = thr(s, f->region, l->index);

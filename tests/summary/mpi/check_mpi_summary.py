@@ -130,6 +130,12 @@ def test_json():
        [(90 * US, (r[3] + 10) * US) for r in RANKS], "nested: thread 0 work and MPI")
     eq([(r["mpi_ns"] // US, r["work_ns"] // US) for r in nested["mpi"]["ranks"]],
        [(r[3] + 10, r[4] - 10) for r in RANKS], "nested: ranks' MPI and work")
+    # Busy time leaves the MPI call out: per rank r thread 0 is busy 90, thread
+    # 1 40 + 10r: gain 90 - (130 + 10r) / 2 = 25 - 5r (job: 100, 30 - 5r).
+    eq([(g["region"], g["busy_ns"] // US, g["gain_ns"] // US) for g in nested["regions"]["regions"]],
+       [("parallel @ job.c:10", 580, 70)], "nested: the parallel region's busy time and gain")
+    eq([(g["region"], g["busy_ns"] // US, g["gain_ns"] // US) for g in doc["regions"]["regions"]],
+       [("parallel @ job.c:10", 620, 90)], "job: the parallel region's busy time and gain")
     eq({k: nested["overview"]["run"][k] for k in ("serial_ns", "mpi_ns", "parallel_ns")},
        {k: run[k] for k in ("serial_ns", "mpi_ns", "parallel_ns")}, "nested: the job's time")
     names = [t["name"] for t in doc["threads"]["threads"]]
