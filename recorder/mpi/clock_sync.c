@@ -3,11 +3,12 @@
  * rank) with its clock, so no rank waits for the others' rounds. A rank
  * pings at least MIN_ROUNDS times, more while its fastest round trip is
  * above GOOD_RTT_NS, and stops after MAX_ROUNDS or once BUDGET_NS have
- * passed since rank 0's first answer: on a loaded, oversubscribed machine
- * a rank or rank 0 is often not scheduled during a round trip, and only
- * the fastest round counts. Waiting ranks nap instead of spinning, with a
- * short scheduler slice, so the two ranks of a round trip get the CPUs. offset = rank 0's clock
- * in the fastest round - the middle of the rank's clock reads around it,
+ * passed since rank 0's first answer, giving up a round trip still open
+ * then: on a loaded, oversubscribed machine a rank or rank 0 is often not
+ * scheduled during a round trip, and only the fastest round counts.
+ * Waiting ranks nap instead of spinning, with a short scheduler slice, so
+ * the two ranks of a round trip get the CPUs. offset = rank 0's clock in
+ * the fastest round - the middle of the rank's clock reads around it,
  * error bound = half that round trip (rank 0 read its clock inside it).
  * Every rank appends "<own time> <offset> <error>" (ns) to
  * DIR/rank-R/clock-sync, synced to disk at once so a rank that dies later
@@ -83,18 +84,19 @@ static void append(uint64_t own, int64_t offset, uint64_t error) {
   close(fd);
 }
 
-/* The sync's own communicator (a duplicate of MPI_COMM_WORLD made at the
- * first sync point): an answer a rank gave up waiting for stays there,
- * where no receive of the program can match it. */
-static MPI_Comm sync_comm = MPI_COMM_NULL;
 static int sync_point; /* sync points so far: tells their answers apart */
+/* The receive of an answer given up at MPI_Init: left posted, so that the
+ * answer lands here when it comes (a receive posted first matches first:
+ * no receive of the program sees it), and completed at MPI_Finalize. */
+static MPI_Request late = MPI_REQUEST_NULL;
+static uint64_t late_answer[2];
 
 /* Waits for q: polls for SPIN_NS, then sleeps NAP_NS between polls. A
  * waiting rank that spins competes for the CPUs with the ranks in a round
  * trip (and with anything else on an oversubscribed machine), and a
  * round trip needs both of its ranks on a CPU; a sleeping one is off the
- * run queue and, woken, runs at once. Past deadline (0: none) the receive
- * is cancelled: 1. Done: 0. */
+ * run queue and, woken, runs at once. 1 when deadline (0: none) passed
+ * first, 0 when done. */
 static int wait_for(MPI_Request *q, MPI_Status *st, uint64_t deadline) {
   uint64_t start = ot_monotonic_ns();
   for (;;) {
@@ -104,18 +106,23 @@ static int wait_for(MPI_Request *q, MPI_Status *st, uint64_t deadline) {
     if (done)
       return 0;
     uint64_t now = ot_monotonic_ns();
-    if (deadline && now > deadline) {
-      int cancelled = 0;
-      if (PMPI_Cancel(q) != MPI_SUCCESS || PMPI_Wait(q, st) != MPI_SUCCESS ||
-          PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS)
-        return -1;
-      return cancelled ? 1 : 0;
-    }
+    if (deadline && now > deadline)
+      return 1;
     if (now - start > SPIN_NS) {
       struct timespec nap = {0, NAP_NS};
       nanosleep(&nap, NULL);
     }
   }
+}
+
+/* A receive whose answer is given up: at MPI_Init left posted (late), at
+ * MPI_Finalize cancelled (the program receives nothing after it). */
+static int give_up(MPI_Request *q) {
+  if (sync_point == 1) {
+    late = *q;
+    return 0;
+  }
+  return PMPI_Cancel(q) == MPI_SUCCESS && PMPI_Wait(q, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 0 : -1;
 }
 
 /* The scheduler attributes of sched_setattr(2); runtime is the slice
@@ -161,7 +168,7 @@ static int serve(int others, sync_stats *s) {
     int ping[2] = {0, 0};
     MPI_Status st;
     MPI_Request q;
-    if (PMPI_Irecv(ping, 2, MPI_INT, MPI_ANY_SOURCE, TAG, sync_comm, &q) != MPI_SUCCESS ||
+    if (PMPI_Irecv(ping, 2, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &q) != MPI_SUCCESS ||
         wait_for(&q, &st, 0) != 0)
       return -1;
     uint64_t answer[2] = {(uint64_t)ping[1], ot_monotonic_ns()};
@@ -172,7 +179,7 @@ static int serve(int others, sync_stats *s) {
       continue;
     }
     s->rounds++;
-    if (PMPI_Send(answer, 2, MPI_UINT64_T, st.MPI_SOURCE, TAG, sync_comm) != MPI_SUCCESS)
+    if (PMPI_Send(answer, 2, MPI_UINT64_T, st.MPI_SOURCE, TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
       return -1;
   }
   return 0;
@@ -183,19 +190,19 @@ static int serve(int others, sync_stats *s) {
  * that was given up is skipped. */
 static int round_trip(int i, uint64_t deadline, uint64_t *t0, uint64_t *theirs) {
   int ping[2] = {1, sync_point << 16 | i};
-  uint64_t answer[2];
+  uint64_t *answer = late_answer; /* the buffer a given-up receive keeps */
   MPI_Request q;
   MPI_Status st;
   *t0 = ot_monotonic_ns();
-  if (PMPI_Send(ping, 2, MPI_INT, 0, TAG, sync_comm) != MPI_SUCCESS)
+  if (PMPI_Send(ping, 2, MPI_INT, 0, TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
     return -1;
-  do {
-    if (PMPI_Irecv(answer, 2, MPI_UINT64_T, 0, TAG, sync_comm, &q) != MPI_SUCCESS)
-      return -1;
-    int rc = wait_for(&q, &st, deadline);
-    if (rc != 0)
-      return rc;
-  } while (answer[0] != (uint64_t)ping[1]);
+  if (PMPI_Irecv(answer, 2, MPI_UINT64_T, 0, TAG, MPI_COMM_WORLD, &q) != MPI_SUCCESS)
+    return -1;
+  int rc = wait_for(&q, &st, deadline);
+  if (rc > 0)
+    return give_up(&q) == 0 ? 1 : -1;
+  if (rc < 0 || answer[0] != (uint64_t)ping[1])
+    return -1; /* rank 0 answers each ping in turn */
   *theirs = answer[1];
   return 0;
 }
@@ -230,7 +237,7 @@ static int measure(int64_t res[3], sync_stats *s) {
   }
   s->best = best;
   int done[2] = {0, 0};
-  return PMPI_Send(done, 2, MPI_INT, 0, TAG, sync_comm) == MPI_SUCCESS ? 0 : -1;
+  return PMPI_Send(done, 2, MPI_INT, 0, TAG, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -1;
 }
 
 /* With OMPTRACE_VERBOSE set, one line per rank and sync point (one write:
@@ -262,9 +269,9 @@ void ot_clock_sync(void) {
     return;
   int64_t res[3];
   sync_stats st = {.entry = ot_monotonic_ns()};
-  if (sync_comm == MPI_COMM_NULL && PMPI_Comm_dup(MPI_COMM_WORLD, &sync_comm) != MPI_SUCCESS)
-    return;
   sync_point++;
+  if (late != MPI_REQUEST_NULL && PMPI_Wait(&late, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+    return; /* the answer given up at MPI_Init: rank 0 sent it before it ended */
   int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0); /* naps of NAP_NS, not the default 50 us */
   if (slack > 0)
     prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
