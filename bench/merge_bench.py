@@ -8,12 +8,16 @@
    prints events, medians and ranges of both wall times, their ratio, and
    the bytes of event files the merge linked and copied (a copy only where a
    hard link fails, e.g. across file systems).
-2. Clock alignment: --jobs short 4-rank jobs; the ranks of this machine
-   share one clock, so each measured offset (DIR/rank-R/clock-sync) is the
-   alignment error itself. Prints median and max |offset| and the error
-   bound (half the round trip) at MPI_Init and at MPI_Finalize.
+2. Clock alignment: --jobs short jobs of --ranks ranks (default 4), with
+   --busy busy loops beside them; the ranks of this machine share one
+   clock, so each measured offset (DIR/rank-R/clock-sync) is the alignment
+   error itself. Prints median and max |offset| and the error bound (half
+   the round trip) at MPI_Init and at MPI_Finalize, and what the sync took
+   per rank (OMPTRACE_VERBOSE's lines): the longest measuring of a rank,
+   the longest answering of rank 0 and the longest wait for rank 0.
 
-Usage: bench/merge_bench.py [--build DIR] [--iters N] [--reps N] [--jobs N]"""
+Usage: bench/merge_bench.py [--build DIR] [--iters N] [--reps N] [--jobs N] [--ranks N]
+                            [--busy N]"""
 
 import argparse
 import os
@@ -28,14 +32,17 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def job(a, out, iters):
+def job(a, out, iters, ranks=4):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMP_NUM_THREADS="1", OMPTRACE_QUIET="1", OMPTRACE_OUTPUT=out, OMPTRACE_MERGE="0")
-    cmd = ["mpirun", "--oversubscribe", "-np", "4", os.path.join(a.build, "share", "omptrace"),
+               OMP_NUM_THREADS="1", OMPTRACE_QUIET="1", OMPTRACE_OUTPUT=out, OMPTRACE_MERGE="0",
+               OMPTRACE_VERBOSE="1")
+    cmd = ["mpirun", "--oversubscribe", "-np", str(ranks),
+           os.path.join(a.build, "share", "omptrace"),
            os.path.join(a.build, "bench", "ot_mpi_bench"), str(iters)]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit("merge_bench: job failed: %s" % p.stderr.strip()[-300:])
+    return p.stderr
 
 
 def copy_events(out, dst):
@@ -77,23 +84,48 @@ def merge_times(a, out):
              statistics.median(secs) / statistics.median(copies)))
 
 
+SYNC = re.compile(r"omptrace: mpi: rank (\d+): clock sync: waited ([\d.]+) s .*"
+                  r"(?:measured|answered) ([\d.]+) s")
+
+
 def clock_errors(a, tmp):
     pts = {0: [], 1: []}  # sync point (0: MPI_Init, 1: MPI_Finalize) -> (|offset|, bound)
-    for j in range(a.jobs):
-        out = os.path.join(tmp, "clock%d" % j)
-        job(a, out, 1000)
-        for r in range(1, 4):
-            lines = [l.split() for l in open(os.path.join(out, "rank-%d" % r, "clock-sync"))
-                     if not l.startswith("#")]
-            for k, (_, off, err) in enumerate(lines[:2]):
-                pts[k].append((abs(int(off)), int(err)))
-        shutil.rmtree(out)
+    took = {0: [], 1: []}  # sync point -> (rank, waited s, measured or answered s)
+    busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(a.busy)]
+    try:
+        for j in range(a.jobs):
+            out = os.path.join(tmp, "clock%d" % j)
+            seen = {}
+            for line in job(a, out, 1000, a.ranks).splitlines():
+                m = SYNC.match(line)
+                if m:
+                    r = int(m.group(1))
+                    k = seen[r] = seen.get(r, -1) + 1
+                    if k < 2:
+                        took[k].append((r, float(m.group(2)), float(m.group(3))))
+            for r in range(1, a.ranks):
+                lines = [l.split() for l in open(os.path.join(out, "rank-%d" % r, "clock-sync"))
+                         if not l.startswith("#")]
+                for k, (_, off, err) in enumerate(lines[:2]):
+                    pts[k].append((abs(int(off)), int(err)))
+            shutil.rmtree(out)
+    finally:
+        for b in busy:
+            b.kill()
+            b.wait()
     for k, name in ((0, "MPI_Init"), (1, "MPI_Finalize")):
         offs = [o for o, _ in pts[k]]
         errs = [e for _, e in pts[k]]
-        print("clock %-12s %d offsets (ranks 1-3, %d jobs): |offset| ns median %d max %d; "
-              "bound ns median %d max %d" % (name, len(offs), a.jobs, statistics.median(offs),
-                                            max(offs), statistics.median(errs), max(errs)))
+        print("clock %-12s %d offsets (ranks 1-%d, %d jobs, %d busy loops): |offset| ns median %d "
+              "max %d; bound ns median %d max %d"
+              % (name, len(offs), a.ranks - 1, a.jobs, a.busy, statistics.median(offs), max(offs),
+                 statistics.median(errs), max(errs)))
+        ranks = [t for r, _, t in took[k] if r]
+        print("sync  %-12s measuring per rank ms median %.1f max %.1f; rank 0 answering ms max "
+              "%.1f; wait for rank 0 ms max %.1f"
+              % (name, 1e3 * statistics.median(ranks), 1e3 * max(ranks),
+                 1e3 * max([t for r, _, t in took[k] if not r] or [0]),
+                 1e3 * max(w for r, w, _ in took[k] if r)))
 
 
 def main():
@@ -102,6 +134,8 @@ def main():
     ap.add_argument("--iters", type=int, default=40000)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=10)
+    ap.add_argument("--ranks", type=int, default=4)
+    ap.add_argument("--busy", type=int, default=0)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(dir=os.getcwd()) as tmp:
         out = os.path.join(tmp, "job")
