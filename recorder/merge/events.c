@@ -30,8 +30,11 @@ typedef struct reading {
   mg_rank *r;
   loc_state *locs;
   size_t nlocs;
-  mg_hash *seq;           /* global comm id -> collectives so far */
-  mg_hash *posts;         /* (location, request id) -> its MpiIrecvRequest's time */
+  mg_hash *seq;   /* global comm id -> collectives so far */
+  mg_hash *posts; /* (location, request id) -> its MpiIrecvRequest's time */
+  int have_last;  /* global_comm's last lookup */
+  OTF2_CommRef last_local;
+  uint64_t last_global;
   const mg_clock *before; /* counting: the points without the correction */
   size_t nbefore;
   int bad;
@@ -88,9 +91,13 @@ static uint64_t world(const reading *x, uint64_t comm, uint32_t peer) {
   return UINT64_MAX;
 }
 
-static uint64_t global_comm(const reading *x, OTF2_CommRef comm) {
+/* The last communicator looked up: a program mostly uses one or two. */
+static uint64_t global_comm(reading *x, OTF2_CommRef comm) {
+  if (x->have_last && x->last_local == comm)
+    return x->last_global;
   uint64_t local = comm, *g = mg_hash_get(x->r->map[K_COMM], &local, sizeof local);
-  return g ? *g : UINT64_MAX;
+  x->have_last = 1, x->last_local = comm, x->last_global = g ? *g : UINT64_MAX;
+  return x->last_global;
 }
 
 static void message(reading *x, uint64_t t, uint64_t posted, int send, uint32_t peer,
