@@ -317,7 +317,9 @@ def summary_ranks(out, n, program):
 # pingpong 5 rounds there and back between ranks 0 and 1; multiple 3
 # MPI_Sendrecv per thread (2) of each of the 2 ranks; the others none.
 MESSAGES = {"pingpong": lambda n: 10 if n > 1 else 0, "multiple": lambda n: 3 * 2 * n,
-            "split": lambda n: 0, "imbalance": lambda n: 0, "colls": lambda n: 0}
+            "split": lambda n: 0, "imbalance": lambda n: 0, "colls": lambda n: 0,
+    # halo: 4 iterations, each rank one face to each of its 3 neighbours.
+    "halo": lambda n: 4 * 3 * n}
 
 
 def case_job(prog, n):
@@ -487,14 +489,21 @@ def case_causal():
     del problems[n:]
 
 
-def skewed_job(prog):
+def skewed_job(prog, n=4, busy=0):
     """A job whose rank 1 runs 10 s ahead (OMPTRACE_TEST_CLOCK_SKEW): its
     measured offsets recover -10 s within their bounds, they are applied,
-    and the merged archive is causal (check_merged)."""
-    out = os.path.join(A.work, "merge_skew_%s_np4" % prog)
+    and the merged archive is causal (check_merged), also with busy loops
+    on both cores."""
+    out = os.path.join(A.work, "merge_skew_%s_np%d" % (prog, n))
     os.environ["OMPTRACE_TEST_CLOCK_SKEW"] = "1:10000000000"
-    p = mpirun("mpi_" + prog, 4, out)
-    del os.environ["OMPTRACE_TEST_CLOCK_SKEW"]
+    loops = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(busy)]
+    try:
+        p = mpirun("mpi_" + prog, n, out)
+    finally:
+        del os.environ["OMPTRACE_TEST_CLOCK_SKEW"]
+        for b in loops:
+            b.kill()
+            b.wait()
     eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
     pts = clock_points(os.path.join(out, "rank-1"), bounds=True)
     eq(len(pts), 2, "rank 1 clock points")
@@ -507,7 +516,7 @@ def skewed_job(prog):
     m = merge(out)
     x = merge_line(m)
     eq(x is not None and x[0] >= 2, True, "rank 1's offsets applied: %r" % (x,))
-    check_merged(out, 4, want_msgs=MESSAGES[prog](4))
+    check_merged(out, n, want_msgs=MESSAGES[prog](n))
 
 
 def fails(args, status, text, what):
@@ -613,6 +622,7 @@ CASES = {
     "loaded_pingpong_np8": lambda: case_loaded("pingpong", 8),
     "skew_pingpong_np4": lambda: skewed_job("pingpong"),
     "skew_colls_np4": lambda: skewed_job("colls"),
+    "skew_halo_np8_loaded": lambda: skewed_job("halo", 8, busy=2),
 }
 
 
