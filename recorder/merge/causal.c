@@ -191,11 +191,22 @@ static int kind(uint32_t op) {
   }
 }
 
+/* World rank -> its mg_rank (every rank that has events in a pair or a
+ * collective is one of the job's: its records were read from it). */
+static mg_rank **by_world;
+
 static mg_rank *rank_of(mg_job *j, uint32_t world) {
+  (void)j;
+  return by_world[world];
+}
+
+static void index_ranks(mg_job *j) {
+  uint32_t n = 0;
   for (size_t i = 0; i < j->nranks; i++)
-    if ((uint32_t)j->ranks[i].rank == world)
-      return &j->ranks[i];
-  return NULL;
+    n = (uint32_t)j->ranks[i].rank + 1 > n ? (uint32_t)j->ranks[i].rank + 1 : n;
+  by_world = mg_xalloc((n ? n : 1) * sizeof *by_world);
+  for (size_t i = 0; i < j->nranks; i++)
+    by_world[j->ranks[i].rank] = &j->ranks[i];
 }
 
 /* Raises e's requirement so that its merged time reaches t; 1 if it did. */
@@ -278,6 +289,7 @@ int mg_causal(mg_job *j) {
   qsort(j->sends, j->nsends, sizeof *j->sends, msg_cmp);
   qsort(j->recvs, j->nrecvs, sizeof *j->recvs, msg_cmp);
   qsort(j->colls, j->ncolls, sizeof *j->colls, coll_cmp);
+  index_ranks(j);
   measured *m = mg_xalloc((j->nranks ? j->nranks : 1) * sizeof *m);
   for (size_t i = 0; i < j->nranks; i++) {
     mg_rank *r = &j->ranks[i];
@@ -302,5 +314,7 @@ int mg_causal(mg_job *j) {
   for (size_t i = 0; i < j->nranks; i++)
     free(m[i].v);
   free(m);
+  free(by_world);
+  by_world = NULL;
   return rc;
 }
