@@ -186,8 +186,9 @@ static int serve(int others, sync_stats *s) {
 }
 
 /* One round trip i: its answer (rank 0's clock) in *theirs, or 1 when it
- * was not there by the deadline (0: none); an answer to an earlier ping
- * that was given up is skipped. */
+ * was not there by the deadline (0: none). The answer carries the ping's
+ * id: rank 0 answers the pings in turn, and one given up at MPI_Init was
+ * received before the first ping of MPI_Finalize. */
 static int round_trip(int i, uint64_t deadline, uint64_t *t0, uint64_t *theirs) {
   int ping[2] = {1, sync_point << 16 | i};
   uint64_t *answer = late_answer; /* the buffer a given-up receive keeps */
