@@ -63,6 +63,10 @@ enum ot_mpi_rec {
   OT_MR_MEMBER,     /* ... and its members' world ranks */
   OT_MR_COUNT
 };
+/* Or'ed into `what`: the record takes the time of the Enter of the
+ * thread's MPI call in progress (the current time when there is none), so
+ * a wrapper's records before its PMPI call read no clock. */
+#define OT_MR_AT_ENTER 0x100u
 /* MPI_MSG and MPI_REQ kinds. OT_MSG_REQUEST gives the request id of the
  * MPI_MSG (ISEND or IRECV) that follows it on the thread. A nonblocking
  * collective writes OT_MSG_NBC_REQUEST in its initiating call; the call

@@ -14,7 +14,7 @@
   ot_mpi_hook(OT_MPI_##name, 0, cp, 0);                                                            \
   uint32_t id = ot_mpi_on() ? ot_mpi_comm_id(c) : OT_COMM_NONE;                                    \
   if (id != OT_COMM_NONE)                                                                          \
-    ot_mpi_rec(OT_MR_COLL_BEGIN, 0, (uint32_t)(root), 0, 0);
+    ot_mpi_rec(OT_MR_COLL_BEGIN | OT_MR_AT_ENTER, 0, (uint32_t)(root), 0, 0);
 
 #define COLL_LEAVE(name, op, bytes)                                                                \
   if (id != OT_COMM_NONE) {                                                                        \

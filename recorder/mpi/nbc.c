@@ -19,7 +19,7 @@
   uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_id() : 0;                                         \
   uint32_t root_ = (uint32_t)(root);                                                               \
   if (rid)                                                                                         \
-    ot_mpi_rec(OT_MR_REQ, OT_MSG_NBC_REQUEST, 0, 0, rid);
+    ot_mpi_rec(OT_MR_REQ | OT_MR_AT_ENTER, OT_MSG_NBC_REQUEST, 0, 0, rid);
 
 #define NBC_END(name, opname, bytes)                                                               \
   if (rid && rc == MPI_SUCCESS) {                                                                  \
