@@ -489,6 +489,35 @@ def case_causal():
     del problems[n:]
 
 
+def case_give_up():
+    """OMPTRACE_TEST_CLOCK_SYNC_DELAY_MS=40: rank 0 answers each rank's
+    second ping after 40 ms, past the 15 ms budget: each rank gives its
+    second round trip up, at MPI_Init (its receive stays posted, the late
+    answer lands there) and at MPI_Finalize (cancelled), and keeps its
+    first: one round trip per point, the program's messages untouched."""
+    out = os.path.join(A.work, "merge_give_up_np4")
+    os.environ["OMPTRACE_TEST_CLOCK_SYNC_DELAY_MS"] = "40"
+    e = env()
+    e["OMPTRACE_VERBOSE"] = "1"
+    e["OMPTRACE_OUTPUT"] = out
+    shutil.rmtree(out, ignore_errors=True)
+    try:
+        p = subprocess.run(["mpirun", "--oversubscribe", "-np", "4", A.launcher,
+                            os.path.join(A.bin, "mpi_pingpong")], env=e, capture_output=True,
+                           text=True, timeout=240)
+    finally:
+        del os.environ["OMPTRACE_TEST_CLOCK_SYNC_DELAY_MS"]
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    rounds = sorted(re.findall(r"rank (\d+): clock sync: .*measured [\d.]+ s \((\d+) round trips",
+                               p.stderr))
+    eq(rounds, sorted([(str(r), "1") for r in (1, 2, 3)] * 2), "one round trip per rank and point")
+    for r in (1, 2, 3):
+        pts = clock_points(os.path.join(out, "rank-%d" % r), bounds=True)
+        eq(len(pts), 2, "rank %d clock points" % r)
+        eq([abs(o) <= err for _, o, err in pts], [True] * len(pts), "rank %d |offset| <= bound" % r)
+    check_merged(out, 4, want_msgs=MESSAGES["pingpong"](4))
+
+
 def skewed_job(prog, n=4, busy=0):
     """A job whose rank 1 runs 10 s ahead (OMPTRACE_TEST_CLOCK_SKEW): its
     measured offsets recover -10 s within their bounds, they are applied,
@@ -619,6 +648,7 @@ CASES = {
     "bad_inputs": case_bad_inputs,
     "contract": case_contract,
     "causal": case_causal,
+    "give_up_np4": case_give_up,
     "loaded_pingpong_np8": lambda: case_loaded("pingpong", 8),
     "skew_pingpong_np4": lambda: skewed_job("pingpong"),
     "skew_colls_np4": lambda: skewed_job("colls"),
