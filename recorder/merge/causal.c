@@ -286,9 +286,12 @@ int mg_causal(mg_job *j) {
   for (size_t i = 0; i < j->nranks; i++)
     if (mg_read_events(j, &j->ranks[i], NULL, 0) != 0)
       return -1;
-  qsort(j->sends, j->nsends, sizeof *j->sends, msg_cmp);
-  qsort(j->recvs, j->nrecvs, sizeof *j->recvs, msg_cmp);
-  qsort(j->colls, j->ncolls, sizeof *j->colls, coll_cmp);
+  if (j->nsends) /* qsort takes no NULL, even for none */
+    qsort(j->sends, j->nsends, sizeof *j->sends, msg_cmp);
+  if (j->nrecvs)
+    qsort(j->recvs, j->nrecvs, sizeof *j->recvs, msg_cmp);
+  if (j->ncolls)
+    qsort(j->colls, j->ncolls, sizeof *j->colls, coll_cmp);
   index_ranks(j);
   measured *m = mg_xalloc((j->nranks ? j->nranks : 1) * sizeof *m);
   for (size_t i = 0; i < j->nranks; i++) {

@@ -297,6 +297,8 @@ static int by_time(const void *a, const void *b) {
  * begin, after events of other locations), message and collective
  * references renumbered along. */
 static void sort_cevs(mg_job *j, mg_rank *r, size_t msg0[2], size_t coll0) {
+  if (!r->ncev)
+    return;
   qsort(r->cev, r->ncev, sizeof *r->cev, by_time);
   size_t *where = mg_xalloc((r->ncev ? r->ncev : 1) * sizeof *where);
   for (size_t i = 0; i < r->ncev; i++)
