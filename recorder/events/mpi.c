@@ -19,7 +19,7 @@ static __thread uint64_t enter_ts __attribute__((tls_model("initial-exec")));
 
 void omptrace_mpi_event(unsigned call, int leave, const void *cp, uint64_t arg) {
   ot_thread *t = ot_enter();
-  if (__builtin_expect(!t, 0) || call >= OT_MPI_CALL_COUNT) {
+  if (!t || call >= OT_MPI_CALL_COUNT) {
     enter_ts = 0; /* the call's records read the clock */
     return;
   }
@@ -27,9 +27,13 @@ void omptrace_mpi_event(unsigned call, int leave, const void *cp, uint64_t arg) 
     ot_emit(t, OT_MPI_LEAVE, 0, call, (uint64_t)cp, arg);
     return;
   }
-  uint64_t ts = ot_clock_now();
-  enter_ts = ts;
-  ot_emit_at(t, ts, OT_MPI_ENTER, 0, call, (uint64_t)cp, arg);
+  /* The Enter's time, read back from its record when it went where
+   * expected (else 0: the records read the clock). */
+  uint8_t *p = atomic_load_explicit(&t->cur, memory_order_relaxed);
+  ot_emit(t, OT_MPI_ENTER, 0, call, (uint64_t)cp, arg);
+  enter_ts = atomic_load_explicit(&t->cur, memory_order_relaxed) == p + sizeof(ot_rec)
+                 ? ((const ot_rec *)p)->ts
+                 : 0;
 }
 
 void omptrace_mpi_record(unsigned what, unsigned kind, uint32_t a, uint64_t b, uint64_t c) {

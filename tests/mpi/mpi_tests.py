@@ -481,6 +481,21 @@ def check_requests(recs, rank, uncompleted=()):
         eq(late, [], "rank %d %s before its %s" % (rank, done, start))
 
 
+def check_send_stamps(t, rank):
+    """Every MpiSend and MpiIsend has the time of its call's Enter, read
+    before the PMPI call: before the message could leave."""
+    late = []
+    for loc, evs in t.events.items():
+        enter = None
+        for e in evs:
+            kind = type(e).__name__
+            if kind == "Enter":
+                enter = e.time
+            elif kind in ("MpiSend", "MpiIsend") and e.time != enter:
+                late.append((loc, kind, e.msg_tag, e.time - (enter or 0)))
+    eq(late, [], "rank %d sends stamped later than their call's Enter" % rank)
+
+
 def check_order(traces, want_pairs):
     """Matches every send (MpiSend, MpiIsend) of the rank archives with its
     receive (MpiRecv, MpiIrecv) by sender, receiver and tag in order (MPI
@@ -568,6 +583,7 @@ def case_requests():
            irecv_req, "rank %d Irecv requests by call" % r)
         # the active sends freed (tags 61, 62) have no completion
         check_requests(recs, r, uncompleted=(61, 62) if r == 0 else ())
+        check_send_stamps(t, r)
     check_order(traces, REQ_PAIRS)
 
 
@@ -702,6 +718,7 @@ def case_halo():
         eq(collections.Counter(c for k, _, c, _ in recs if k == "MpiIsendComplete"),
            collections.Counter({"MPI_Waitall": 3 * HALO_ITERS}), "rank %d Isend completions" % r)
         check_requests(recs, r)
+        check_send_stamps(t, r)
     check_order(traces, n * 3 * HALO_ITERS)
 
 
