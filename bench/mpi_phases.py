@@ -38,8 +38,10 @@ LINES = {
                        r"(?:, tool start ([\d.]+) s)?$"),
     "fin": re.compile(r"mpi: rank \d+: MPI_Finalize ([\d.]+) s, clock sync ([\d.]+) s; "
                       r"entered at ([\d.]+) s, left at ([\d.]+) s"),
-    "flush": re.compile(r"log: last flush from ([\d.]+) to ([\d.]+) s"),
-    "written": re.compile(r"finalize: archive written at ([\d.]+) s"),
+    "flush": re.compile(r"log: last flush from ([\d.]+) to ([\d.]+) s.*?"
+                        r"(?:process CPU time ([\d.]+) s at its start)?$"),
+    "written": re.compile(r"finalize: archive written at ([\d.]+) s.*?"
+                          r"(?:process CPU time ([\d.]+) s)?$"),
     "events": re.compile(r"omptrace: wrote .*: \d+ threads, (\d+) events"),
 }
 # Per-rank phases, in ms, in the order printed.
@@ -48,11 +50,13 @@ PROGRAM_FIN = re.compile(r"mpi_halo: rank \d+ MPI_Finalize ([\d.]+) ms")
 # finalize = fin_sync + pmpi_finalize + to_tool + last_flush + load_write;
 # tool_finalize leaves out PMPI_Finalize (MPI's own end, with its wait for
 # every rank).
-PHASES = ("init", "tool_start", "init_sync", "finalize", "fin_sync", "pmpi_finalize", "to_tool", "last_flush",
-          "load_write", "tool_finalize", "recover", "finalize/recover", "tool/recover",
-          "recover_all", "finalize/rec_all", "tool/rec_all")
+PHASES = ("init", "tool_start", "init_sync", "finalize", "fin_sync", "pmpi_finalize", "to_tool",
+          "last_flush", "load_write", "tool_finalize", "recover", "finalize/recover",
+          "tool/recover", "recover_all", "finalize/rec_all", "tool/rec_all", "tool_cpu",
+          "recover_cpu", "cpu tool/recover")
 INIT_PHASES = ("init", "tool_start", "init_sync")
-RATIOS = ("finalize/recover", "tool/recover", "finalize/rec_all", "tool/rec_all")
+RATIOS = ("finalize/recover", "tool/recover", "finalize/rec_all", "tool/rec_all",
+          "cpu tool/recover")
 
 
 def parse_ranks(text, np):
@@ -73,10 +77,13 @@ def parse_ranks(text, np):
     return got
 
 
-def rank_phases(p, recover_s):
-    """The rank's phases in ms from its parsed lines and its recover time."""
+def rank_phases(p, recover_s, recover_cpu):
+    """The rank's phases in ms from its parsed lines and its recover wall
+    and CPU time (s). tool_cpu: the process's CPU time from the last flush
+    to the archive written."""
     ms = 1e3
     init, fin, flush, written = p["init"], p["fin"], p["flush"], p["written"][0]
+    tool_cpu = p["written"][1] - flush[2]
     finalize = written - fin[2]
     tool = finalize - (fin[0] - fin[1])
     return {"init": init[0] * ms, "tool_start": init[2] * ms, "init_sync": init[1] * ms, "finalize": finalize * ms,
@@ -85,7 +92,9 @@ def rank_phases(p, recover_s):
             "load_write": (written - flush[1]) * ms, "recover": recover_s * ms,
             "tool_finalize": tool * ms,
             "finalize/recover": finalize / recover_s if recover_s else 0.0,
-            "tool/recover": tool / recover_s if recover_s else 0.0}
+            "tool/recover": tool / recover_s if recover_s else 0.0,
+            "tool_cpu": tool_cpu * ms, "recover_cpu": recover_cpu * ms,
+            "cpu tool/recover": tool_cpu / recover_cpu if recover_cpu else 0.0}
 
 
 def event_bytes(job):
@@ -127,6 +136,18 @@ def merged_job(a, build, iters, out):
         sys.exit("mpi_phases: the launcher merged no %s/traces.otf2" % out)
     parsed = parse_ranks(text, a.np)
     return (end - max(parsed[r]["written"][0] for r in range(a.np))) * 1e3
+
+
+def timed_cpu(cmd):
+    """(wall s, CPU s: user + system) of a command that prints nothing."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd)
+    _, status, use = os.wait4(p.pid, 0)
+    secs = time.monotonic() - t0
+    p.returncode = status  # reaped here
+    if status != 0:
+        sys.exit("mpi_phases: %s failed (status %d)" % (" ".join(cmd), status))
+    return secs, use.ru_utime + use.ru_stime
 
 
 def recover_all(recover, dest, out, np):
@@ -175,9 +196,9 @@ def job(a, build, iters, out):
     recover = os.path.join(build, "recorder", "omptrace-recover")
     ranks = []
     for r in range(a.np):
-        secs, _ = timed([recover, "-q", "-o", os.path.join(out, "recovered-%d" % r),
-                         os.path.join(out, "rank-%d" % r)])
-        ranks.append(rank_phases(parsed[r], secs))
+        secs, cpu = timed_cpu([recover, "-q", "-o", os.path.join(out, "recovered-%d" % r),
+                               os.path.join(out, "rank-%d" % r)])
+        ranks.append(rank_phases(parsed[r], secs, cpu))
     for r, secs in enumerate(recover_all(recover, os.path.join(out, "all"), out, a.np)):
         ranks[r]["recover_all"] = secs * 1e3
         ranks[r]["finalize/rec_all"] = ranks[r]["finalize"] / ranks[r]["recover_all"]
