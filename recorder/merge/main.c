@@ -19,7 +19,7 @@ static void usage(FILE *f) {
         "DIR/traces.otf2 (ranks as processes, clocks aligned to rank 0). A rank that\n"
         "left a record log but no archive is recovered first; a missing rank is left out.\n"
         "  -n, --ranks N  the job had N ranks: report each of 0..N-1 that is missing\n"
-        "  -q, --quiet    no exit line\n"
+        "  -q, --quiet    neither closing line (clocks, wrote)\n"
         "  --help         this text\n",
         f);
 }
