@@ -94,5 +94,10 @@ enum { OT_COMM_WORLD = 1, OT_COMM_SELF = 2, OT_COMM_CREATED = 3 };
  * paused: later records refer to them). Hot path like ot_mpi_event_fn. */
 #define OT_MPI_RECORD_SYMBOL "omptrace_mpi_record"
 typedef void ot_mpi_record_fn(unsigned what, unsigned kind, uint32_t a, uint64_t b, uint64_t c);
+/* A nonblocking message's two records in one call (the hot path): the
+ * MPI_REQ OT_MSG_REQUEST with `request`, then the MPI_MSG of `kind` (or'ed
+ * with OT_MR_AT_ENTER or not) with a, b, c; both at one time. */
+#define OT_MPI_MESSAGE_SYMBOL "omptrace_mpi_message"
+typedef void ot_mpi_message_fn(unsigned kind, uint32_t a, uint64_t b, uint64_t c, uint64_t request);
 
 #endif

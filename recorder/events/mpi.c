@@ -7,6 +7,7 @@
 
 __attribute__((visibility("default"))) ot_mpi_event_fn omptrace_mpi_event;
 __attribute__((visibility("default"))) ot_mpi_record_fn omptrace_mpi_record;
+__attribute__((visibility("default"))) ot_mpi_message_fn omptrace_mpi_message;
 
 _Static_assert(OT_MPI_MSG + OT_MR_MEMBER == OT_MPI_MEMBER,
                "enum ot_mpi_rec follows the MPI record types");
@@ -45,4 +46,15 @@ void omptrace_mpi_record(unsigned what, unsigned kind, uint32_t a, uint64_t b, u
   ot_thread *t = what >= OT_MR_COMM ? ot_enter_structural() : ot_enter();
   if (t)
     ot_emit_at(t, ts, OT_MPI_MSG + what, kind & 0xffu, a, b, c);
+}
+
+void omptrace_mpi_message(unsigned kind, uint32_t a, uint64_t b, uint64_t c, uint64_t request) {
+  ot_thread *t = ot_enter();
+  if (!t)
+    return;
+  uint64_t ts = kind & OT_MR_AT_ENTER ? enter_ts : 0;
+  if (!ts)
+    ts = ot_clock_now();
+  ot_emit_at(t, ts, OT_MPI_REQ, OT_MSG_REQUEST, 0, 0, request);
+  ot_emit_at(t, ts, OT_MPI_MSG, kind & 0xffu, a, b, c);
 }

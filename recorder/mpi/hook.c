@@ -11,6 +11,7 @@
 
 static ot_mpi_event_fn *_Atomic hook;
 static ot_mpi_record_fn *_Atomic rec_hook;
+static ot_mpi_message_fn *_Atomic msg_hook;
 static atomic_int settled;
 
 static void *find_symbol(const char *name) {
@@ -35,6 +36,10 @@ static ot_mpi_event_fn *lookup(void) {
     void *rsym = find_symbol(OT_MPI_RECORD_SYMBOL);
     ot_mpi_record_fn *r = NULL;
     __builtin_memcpy(&r, &rsym, sizeof r);
+    void *msym = find_symbol(OT_MPI_MESSAGE_SYMBOL);
+    ot_mpi_message_fn *m = NULL;
+    __builtin_memcpy(&m, &msym, sizeof m);
+    atomic_store(&msg_hook, m);
     atomic_store(&rec_hook, r);
     atomic_store(&hook, f);
   }
@@ -63,6 +68,16 @@ void ot_mpi_rec(unsigned what, unsigned kind, uint32_t a, uint64_t b, uint64_t c
   ot_mpi_record_fn *f = atomic_load_explicit(&rec_hook, memory_order_relaxed);
   if (f)
     f(what, kind, a, b, c);
+}
+
+void ot_mpi_msg(unsigned kind, uint32_t a, uint64_t b, uint64_t c, uint64_t request) {
+  ot_mpi_message_fn *f = atomic_load_explicit(&msg_hook, memory_order_relaxed);
+  if (f) {
+    f(kind, a, b, c, request);
+    return;
+  }
+  ot_mpi_rec(OT_MR_REQ | (kind & OT_MR_AT_ENTER), OT_MSG_REQUEST, 0, 0, request);
+  ot_mpi_rec(OT_MR_MSG | (kind & OT_MR_AT_ENTER), kind & 0xffu, a, b, c);
 }
 
 void ot_mpi_hook_abort(void) {

@@ -88,9 +88,7 @@ int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype stype, int to, int stag, v
                                                                           : OT_COMM_NONE;          \
     uint64_t rid = id != OT_COMM_NONE ? ot_mpi_req_id() : 0;                                       \
     if (rid) {                                                                                     \
-      ot_mpi_rec(OT_MR_REQ | OT_MR_AT_ENTER, OT_MSG_REQUEST, 0, 0, rid);                           \
-      ot_mpi_rec(OT_MR_MSG | OT_MR_AT_ENTER, OT_MSG_ISEND, id, ot_peer_tag(to, tag),               \
-                 ot_bytes_of(n, t));                                                               \
+      ot_mpi_msg(OT_MSG_ISEND | OT_MR_AT_ENTER, id, ot_peer_tag(to, tag), ot_bytes_of(n, t), rid); \
       ot_mpi_req_add_msg(*q, q, rid, id, OT_REQ_SEND);                                             \
     }                                                                                              \
     ot_mpi_hook(OT_MPI_##name, 1, cp, 0);                                                          \

@@ -58,8 +58,7 @@ static void start_begin(MPI_Request q, ot_mpi_req *d) {
   if (!ot_mpi_on() || !ot_mpi_req_definition(q, d) || !(d->id = ot_mpi_req_id()))
     return;
   if (d->kind == OT_REQ_SEND) {
-    ot_mpi_rec(OT_MR_REQ | OT_MR_AT_ENTER, OT_MSG_REQUEST, 0, 0, d->id);
-    ot_mpi_rec(OT_MR_MSG | OT_MR_AT_ENTER, OT_MSG_ISEND, d->comm, d->b, d->c);
+    ot_mpi_msg(OT_MSG_ISEND | OT_MR_AT_ENTER, d->comm, d->b, d->c, d->id);
   }
 }
 

@@ -245,9 +245,8 @@ static inline __attribute__((always_inline)) void complete(const ot_mpi_req *r,
     return;
   if (PMPI_Get_count(s, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
     bytes = 0;
-  ot_mpi_rec(OT_MR_REQ, OT_MSG_REQUEST, 0, 0, r->id);
-  ot_mpi_rec(OT_MR_MSG, OT_MSG_IRECV, r->comm,
-             (uint64_t)(uint32_t)s->MPI_SOURCE << 32 | (uint32_t)s->MPI_TAG, (uint64_t)bytes);
+  ot_mpi_msg(OT_MSG_IRECV, r->comm, (uint64_t)(uint32_t)s->MPI_SOURCE << 32 | (uint32_t)s->MPI_TAG,
+             (uint64_t)bytes, r->id);
 }
 
 void ot_mpi_req_done(int n, const MPI_Request old[], const MPI_Request var[], const MPI_Status s[],
