@@ -29,7 +29,7 @@
   X(Ireduce, COLL_ALL2ONE) X(Iallreduce, COLL_ALL2ALL) X(Igather, COLL_ALL2ONE)                    \
   X(Igatherv, COLL_ALL2ONE) X(Iscatter, COLL_ONE2ALL) X(Iscatterv, COLL_ONE2ALL)                   \
   X(Iallgather, COLL_ALL2ALL) X(Iallgatherv, COLL_ALL2ALL) X(Ialltoall, COLL_ALL2ALL)              \
-  X(Ialltoallv, COLL_ALL2ALL) X(Ireduce_scatter, COLL_ALL2ALL)
+  X(Ialltoallv, COLL_ALL2ALL) X(Ireduce_scatter, COLL_ALL2ALL) X(Cancel, POINT2POINT)
 // clang-format on
 
 enum ot_mpi_call {
@@ -56,7 +56,7 @@ typedef void ot_mpi_event_fn(unsigned call, int leave, const void *cp, uint64_t 
  * type order: `what` of ot_mpi_record_fn. */
 enum ot_mpi_rec {
   OT_MR_MSG,        /* kind OT_MSG_SEND/RECV/ISEND/IRECV */
-  OT_MR_REQ,        /* kind OT_MSG_REQUEST/ISEND_COMPLETE/IRECV_REQUEST/NBC_* */
+  OT_MR_REQ,        /* kind OT_MSG_REQUEST/ISEND_COMPLETE/IRECV_REQUEST/NBC_* and CANCELLED */
   OT_MR_COLL_BEGIN, /* right after the call's Enter (or after NBC_COMPLETE) */
   OT_MR_COLL_END,   /* right before its Leave */
   OT_MR_COMM,       /* a communicator's definition ... */
@@ -72,7 +72,9 @@ enum ot_mpi_rec {
  * collective writes OT_MSG_NBC_REQUEST in its initiating call; the call
  * completing it writes OT_MSG_NBC_COMPLETE (the request id), then an
  * MPI_COLL_BEGIN (only its root) and an MPI_COLL_END: together one
- * NonBlockingCollectiveComplete event. */
+ * NonBlockingCollectiveComplete event. OT_MSG_CANCELLED: the completing
+ * call found the request (its id) cancelled (MpiRequestCancelled, in
+ * place of MpiIsendComplete or MpiIrecv). */
 enum {
   OT_MSG_SEND,
   OT_MSG_RECV,
@@ -82,7 +84,8 @@ enum {
   OT_MSG_ISEND_COMPLETE,
   OT_MSG_IRECV_REQUEST,
   OT_MSG_NBC_REQUEST,
-  OT_MSG_NBC_COMPLETE
+  OT_MSG_NBC_COMPLETE,
+  OT_MSG_CANCELLED
 };
 /* MPI_COMM kinds: a created communicator is followed by one MPI_MEMBER
  * record per member (WORLD's members are 0..size-1, SELF has none). */

@@ -43,6 +43,7 @@ enum evt_kind {
   K_MPI_COLL_END,
   K_MPI_NBC_REQUEST,
   K_MPI_NBC_COMPLETE,
+  K_MPI_REQUEST_CANCELLED,
   K_COUNT
 };
 
@@ -71,7 +72,8 @@ static const uint8_t words_of[K_COUNT] = {[K_ENTER] = 3,
                                           [K_MPI_COLL_BEGIN] = 2,
                                           [K_MPI_COLL_END] = 5,
                                           [K_MPI_NBC_REQUEST] = 3,
-                                          [K_MPI_NBC_COMPLETE] = 6};
+                                          [K_MPI_NBC_COMPLETE] = 6,
+                                          [K_MPI_REQUEST_CANCELLED] = 3};
 
 /* Below this many records one batch or two hold the whole replay: nothing
  * to overlap. */
@@ -179,6 +181,8 @@ static OTF2_ErrorCode play_one(OTF2_EvtWriter *w, const uint64_t *p) {
     return OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t, p[2]);
   case K_MPI_NBC_COMPLETE:
     return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, t, aux, LO, HI, p[3], p[4], p[5]);
+  case K_MPI_REQUEST_CANCELLED:
+    return OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, p[2]);
   case K_COUNT:
     break;
   }
@@ -477,6 +481,13 @@ OTF2_ErrorCode ot_evt_mpi_irecv_request(uint32_t loc, uint64_t t, uint64_t reque
   if (direct(loc))
     return OTF2_EvtWriter_MpiIrecvRequest(writers[loc], NULL, t, request);
   put(K_MPI_IRECV_REQUEST, 0, loc, t, 0)[2] = request;
+  return appended();
+}
+
+OTF2_ErrorCode ot_evt_mpi_request_cancelled(uint32_t loc, uint64_t t, uint64_t request) {
+  if (direct(loc))
+    return OTF2_EvtWriter_MpiRequestCancelled(writers[loc], NULL, t, request);
+  put(K_MPI_REQUEST_CANCELLED, 0, loc, t, 0)[2] = request;
   return appended();
 }
 

@@ -64,6 +64,7 @@ OTF2_ErrorCode ot_evt_mpi_irecv(uint32_t loc, uint64_t t, uint32_t sender, OTF2_
                                 uint32_t tag, uint64_t length, uint64_t request);
 OTF2_ErrorCode ot_evt_mpi_isend_complete(uint32_t loc, uint64_t t, uint64_t request);
 OTF2_ErrorCode ot_evt_mpi_irecv_request(uint32_t loc, uint64_t t, uint64_t request);
+OTF2_ErrorCode ot_evt_mpi_request_cancelled(uint32_t loc, uint64_t t, uint64_t request);
 OTF2_ErrorCode ot_evt_mpi_collective_begin(uint32_t loc, uint64_t t);
 OTF2_ErrorCode ot_evt_mpi_collective_end(uint32_t loc, uint64_t t, OTF2_CollectiveOp op,
                                          OTF2_CommRef comm, uint32_t root, uint64_t sent,

@@ -34,6 +34,8 @@ static OTF2_ErrorCode request(uint32_t loc, ot_mpi_loc *m, const ot_rec *r, uint
     return ot_evt_mpi_irecv_request(loc, t, r->c);
   case OT_MSG_NBC_REQUEST:
     return ot_evt_mpi_nbc_request(loc, t, r->c);
+  case OT_MSG_CANCELLED:
+    return ot_evt_mpi_request_cancelled(loc, t, r->c);
   case OT_MSG_NBC_COMPLETE: /* its MPI_COLL_BEGIN and MPI_COLL_END follow */
     m->nbc = r->c;
     m->in_nbc = 1;

@@ -145,20 +145,27 @@ static void release_if_empty(unsigned i) {
   table[i].handle = MPI_REQUEST_NULL;
 }
 
-/* Takes slot i's entry of variable var (else its oldest) into out. */
-/* Unlinks slot i's entry of variable var (else its oldest) from its list:
- * the entry, still to be dropped, or NIL when the list is empty. */
-static uint32_t take(uint32_t i, const MPI_Request *var) {
-  slot *s = &table[i];
-  uint32_t prev = NIL, e = s->head;
+/* Slot i's entry of variable var among its first SCAN, else its oldest
+ * (NIL when the list is empty); *before: the entry before it or NIL. */
+static uint32_t pick(uint32_t i, const MPI_Request *var, uint32_t *before) {
+  uint32_t prev = NIL, e = table[i].head;
   for (unsigned k = 0; e != NIL && k < SCAN && pool[e].var != var; k++) {
     prev = e;
     e = pool[e].next;
   }
   if (e == NIL || pool[e].var != var) {
     prev = NIL;
-    e = s->head;
+    e = table[i].head;
   }
+  *before = prev;
+  return e;
+}
+
+/* Unlinks slot i's entry of variable var (else its oldest) from its list:
+ * the entry, still to be dropped, or NIL when the list is empty. */
+static uint32_t take(uint32_t i, const MPI_Request *var) {
+  slot *s = &table[i];
+  uint32_t prev, e = pick(i, var, &prev);
   if (e == NIL)
     return NIL;
   if (prev == NIL)
@@ -220,17 +227,22 @@ void ot_mpi_req_add_msg(MPI_Request q, const MPI_Request *var, uint64_t id, uint
     e->id = id;
     e->comm = comm;
     e->kind = (uint8_t)kind;
+    e->cancel = 0;
   }
   pthread_mutex_unlock(&lock);
   if (!e)
     say_full();
 }
 
-/* The completion records of r, completed with status s. */
+/* The completion records of r, completed with status s: a cancelled
+ * send or receive has MpiRequestCancelled instead (OTF2's way). */
 static inline __attribute__((always_inline)) void complete(const ot_mpi_req *r,
                                                            const MPI_Status *s) {
+  int cancelled = 0, bytes = 0;
   if (r->kind == OT_REQ_SEND) {
-    ot_mpi_rec(OT_MR_REQ, OT_MSG_ISEND_COMPLETE, 0, 0, r->id);
+    if (r->cancel)
+      PMPI_Test_cancelled(s, &cancelled);
+    ot_mpi_rec(OT_MR_REQ, cancelled ? OT_MSG_CANCELLED : OT_MSG_ISEND_COMPLETE, 0, 0, r->id);
     return;
   }
   if (r->kind == OT_REQ_NBC) {
@@ -239,8 +251,9 @@ static inline __attribute__((always_inline)) void complete(const ot_mpi_req *r,
     ot_mpi_rec(OT_MR_COLL_END, r->op, r->comm, r->b, r->c);
     return;
   }
-  int cancelled = 0, bytes = 0;
   PMPI_Test_cancelled(s, &cancelled);
+  if (cancelled)
+    ot_mpi_rec(OT_MR_REQ, OT_MSG_CANCELLED, 0, 0, r->id);
   if (cancelled || s->MPI_SOURCE == MPI_PROC_NULL)
     return;
   if (PMPI_Get_count(s, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes == MPI_UNDEFINED)
@@ -284,6 +297,17 @@ void ot_mpi_req_free(MPI_Request q, const MPI_Request *var, const MPI_Status *s)
     }
     release_if_empty(i);
   }
+  pthread_mutex_unlock(&lock);
+}
+
+void ot_mpi_req_cancel(MPI_Request q, const MPI_Request *var) {
+  if (q == MPI_REQUEST_NULL || !atomic_load_explicit(&used, memory_order_relaxed))
+    return;
+  lock_table();
+  uint32_t i = find(q), prev;
+  uint32_t e = i != NIL ? pick(i, var, &prev) : NIL;
+  if (e != NIL)
+    pool[e].r.cancel = 1;
   pthread_mutex_unlock(&lock);
 }
 

@@ -12,13 +12,15 @@
 enum { OT_REQ_SEND, OT_REQ_RECV, OT_REQ_NBC };
 
 typedef struct ot_mpi_req {
-  uint64_t id;   /* unique in this process, from 1 */
-  uint64_t b, c; /* NBC: bytes sent, received; a persistent definition:
-                    peer << 32 | tag, bytes */
-  uint32_t comm; /* communicator id (mpi/comm.h) */
-  uint32_t root; /* NBC: root in comm (OTF2_UNDEFINED_UINT32: none) */
-  uint8_t kind;  /* OT_REQ_* */
-  uint8_t op;    /* NBC: OTF2_CollectiveOp */
+  uint64_t id;    /* unique in this process, from 1 */
+  uint64_t b, c;  /* NBC: bytes sent, received; a persistent definition:
+                     peer << 32 | tag, bytes */
+  uint32_t comm;  /* communicator id (mpi/comm.h) */
+  uint32_t root;  /* NBC: root in comm (OTF2_UNDEFINED_UINT32: none) */
+  uint8_t kind;   /* OT_REQ_* */
+  uint8_t op;     /* NBC: OTF2_CollectiveOp */
+  uint8_t cancel; /* MPI_Cancel was called on it: its completion asks
+                     MPI_Test_cancelled (a receive's always does) */
 } ot_mpi_req;
 
 /* Inline on the wrappers' hot path (mpi/req.c): entries in use, the
@@ -55,6 +57,10 @@ void ot_mpi_req_done(int n, const MPI_Request old[], const MPI_Request var[], co
  * Completion records when s, else none; forgets q's pending entry and its
  * persistent definition. */
 void ot_mpi_req_free(MPI_Request q, const MPI_Request *var, const MPI_Status *s);
+/* MPI_Cancel of q (the program's variable var): marks q's pending entry
+ * (the one of var, else the oldest) so that its completion checks for
+ * MPI_Test_cancelled and writes MpiRequestCancelled when it was. */
+void ot_mpi_req_cancel(MPI_Request q, const MPI_Request *var);
 /* 1 when the table holds anything for q. */
 int ot_mpi_req_held(MPI_Request q);
 /* A persistent request q was made with definition d (kind SEND or RECV,

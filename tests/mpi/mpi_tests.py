@@ -53,7 +53,7 @@ ROLES = {"MPI_Send": RegionRole.POINT2POINT, "MPI_Recv": RegionRole.POINT2POINT,
          "MPI_Ireduce_scatter": RegionRole.COLL_ALL2ALL}
 ROLES.update((n, RegionRole.POINT2POINT) for n in (
     "MPI_Waitsome", "MPI_Testany", "MPI_Testsome", "MPI_Sendrecv_replace", "MPI_Send_init",
-    "MPI_Recv_init", "MPI_Start", "MPI_Startall", "MPI_Request_free"))
+    "MPI_Recv_init", "MPI_Start", "MPI_Startall", "MPI_Request_free", "MPI_Cancel", "MPI_Ssend"))
 
 # A rank's archive lists its communicators' members as WORLD ranks while
 # its MPI COMM_LOCATIONS group holds only its own location (the merged
@@ -496,13 +496,14 @@ def check_send_stamps(t, rank):
     eq(late, [], "rank %d sends stamped later than their call's Enter" % rank)
 
 
-def check_order(traces, want_pairs):
+def check_order(traces, want_pairs, unreceived=()):
     """Matches every send (MpiSend, MpiIsend) of the rank archives with its
     receive (MpiRecv, MpiIrecv) by sender, receiver and tag in order (MPI
     does not overtake; the programs use one communicator): each send has
     exactly one receive with the same bytes, want_pairs of them, and no
     receive is recorded before its send (ranks on one host share
-    CLOCK_MONOTONIC, the time base of the raw archives)."""
+    CLOCK_MONOTONIC, the time base of the raw archives). Sends of tags in
+    unreceived must have no receive record."""
     sends, recvs = collections.defaultdict(list), collections.defaultdict(list)
     for r, t in enumerate(traces):
         for k, e, _, _ in records(t):
@@ -511,6 +512,9 @@ def check_order(traces, want_pairs):
             elif k in ("MpiRecv", "MpiIrecv"):
                 recvs[(e.sender, r, e.msg_tag)].append((e.time, e.msg_length))
     pairs, late = 0, []
+    for key in [k for k in sends if k[2] in unreceived]:
+        eq(recvs.pop(key, []), [], "receives of (sender, receiver, tag) %r" % (key,))
+        sends.pop(key)
     for key in set(sends) | set(recvs):
         s, v = sorted(sends[key]), sorted(recvs[key])
         eq(len(s), len(v), "sends and receives of (sender, receiver, tag) %r" % (key,))
@@ -722,6 +726,75 @@ def case_halo():
     check_order(traces, n * 3 * HALO_ITERS)
 
 
+CANCEL_BIG = 1 << 20  # progs/cancel.c
+
+
+def case_cancel():
+    """progs/cancel.c on 2 ranks: each cancelled receive has exactly one
+    MpiRequestCancelled with its request id, in the call that completed
+    it, and no MpiIrecv; the freed active receive has neither; the sends
+    rank 0 tried to cancel as the program says MPI did (Open MPI 4.1:
+    neither), their receives likewise."""
+    out = os.path.join(A.work, "cancel_np2")
+    p = mpirun("mpi_cancel", 2, out)
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    flag = {}
+    for line in p.stdout.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[0] == "tag" and w[2] == "cancelled":
+            flag[int(w[1])] = int(w[3])
+    eq(sorted(flag), [80, 81, 83, 84, 86, 87], "cancellation flags printed")
+    eq([flag.get(t) for t in (80, 81, 83, 84)], [1, 1, 1, 0], "receive cancellation flags")
+    sent = [t for t in (86, 87) if not flag.get(t)]  # sends MPI did not cancel
+    size = {86: 4, 87: CANCEL_BIG}
+    traces = []
+    for r in range(2):
+        t = archive.Trace(os.path.join(out, "rank-%d" % r, "traces.otf2"))
+        traces.append(t)
+        calls = collections.Counter(n for n, _ in mpi_calls(t)[t.locs[0]])
+        recs = sorted(records(t), key=lambda x: x[1].time)
+        by_call = lambda kind: dict(collections.Counter(  # noqa: E731
+            c for k, _, c, _ in recs if k == kind))
+        cancelled = [(c, e.request_id) for k, e, c, _ in recs if k == "MpiRequestCancelled"]
+        if r == 0:
+            isend = [e.request_id for k, e, _, _ in recs if k == "MpiIsend"]
+            eq(msgs(recs, "MpiIsend"), [("MPI_Isend", 1, 86, 4), ("MPI_Isend", 1, 87, CANCEL_BIG)],
+               "rank 0 Isends")
+            eq(msgs(recs, "MpiSend"), [("MPI_Send", 1, 84, 4), ("MPI_Send", 1, 88, 8),
+                                       ("MPI_Ssend", 1, 85, 4)], "rank 0 sends")
+            eq(calls["MPI_Cancel"], 2, "rank 0 MPI_Cancel calls")
+            eq(sorted(e.request_id for k, e, _, _ in recs if k == "MpiIsendComplete"),
+               sorted(i for i, t in zip(isend, (86, 87)) if t in sent), "rank 0 Isends completed")
+            eq(cancelled, [("MPI_Waitall", i) for i, t in zip(isend, (86, 87)) if t not in sent],
+               "rank 0 cancelled Isends")
+            continue
+        # rank 1's receive requests in program order: tags 80..87
+        req = [e.request_id for k, e, _, _ in recs if k == "MpiIrecvRequest"]
+        eq(len(req), 8, "rank 1 Irecv requests")
+        eq(by_call("MpiIrecvRequest"), {"MPI_Irecv": 8}, "rank 1 Irecv requests by call")
+        tag_of = dict(zip(req, range(80, 88)))
+        eq([(c, tag_of.get(i)) for c, i in cancelled],
+           [("MPI_Wait", 80), ("MPI_Test", 81), ("MPI_Request_free", 82), ("MPI_Waitall", 83)] +
+           [("MPI_Waitall", t) for t in (86, 87) if t not in sent], "rank 1 cancelled Irecvs")
+        eq(msgs(recs, "MpiIrecv"), sorted([("MPI_Waitall", 0, 84, 4)] +
+                                          [("MPI_Waitall", 0, t, size[t]) for t in sent]),
+           "rank 1 Irecvs")
+        eq(sorted(tag_of.get(e.request_id) for k, e, _, _ in recs if k == "MpiIrecv"),
+           [84] + sent, "rank 1 Irecv ids")
+        eq(msgs(recs, "MpiRecv"), [("MPI_Recv", 0, 88, 8)], "rank 1 receives")
+        eq(calls["MPI_Cancel"], 4 + 2 - len(sent), "rank 1 MPI_Cancel calls")
+        eq(calls["MPI_Request_free"], 2, "rank 1 MPI_Request_free calls")
+    # otf2-print, the other reader, sees the same cancellations
+    for r, t in enumerate(traces):
+        text = subprocess.run(["otf2-print", os.path.join(out, "rank-%d" % r, "traces.otf2")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              universal_newlines=True).stdout
+        want = (2 - len(sent)) if r == 0 else 4 + 2 - len(sent)
+        eq(sum(1 for ln in text.splitlines() if ln.startswith("MPI_REQUEST_CANCELLED ")), want,
+           "rank %d MPI_REQUEST_CANCELLED in otf2-print" % r)
+    check_order(traces, 2 + len(sent), unreceived=(85,))
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -737,7 +810,8 @@ def main():
      "split_np4": case_split, "abort_np2": case_abort, "kill_np2": case_kill, "multiple_np2": case_multiple,
      "imbalance_np4": case_imbalance, "nonblock_np4": case_nonblock,
      "colls_np4": case_colls, "requests_np2": case_requests, "causality_np2": case_causality,
-     "nbc_np4": case_nbc, "halo_np8": case_halo, "threads_np2": case_threads}[A.case]()
+     "nbc_np4": case_nbc, "halo_np8": case_halo, "threads_np2": case_threads,
+     "cancel_np2": case_cancel}[A.case]()
     for m in problems:
         print("FAIL:", m)
     print("%s: %s" % (A.case, "FAILED (%d)" % len(problems) if problems else "ok"))
