@@ -5,11 +5,13 @@ finalize from MPI_Finalize's entry to its archive written (the clock sync
 in MPI_Finalize, PMPI_Finalize, the way out to the tool's finalize, the last
 flush of the record log, loading and writing the archive), the same rank's
 log through omptrace-recover -o (alone, and all ranks' at once as their
-finalizes run: recover_all), and omptrace-merge's time against the ranks'
-event bytes.
+finalizes run: recover_all; and the CPU time of the rank's finalize from
+its last flush against that of omptrace-recover alone), and
+omptrace-merge's time against the ranks' event bytes.
 
     bench/mpi_phases.py --build DIR [--before DIR] [--reps N] [--np N]
-                        [--threads N] [--sizes I,I,...] [--busy N] [--args "EDGE LOOPS PHASES"]
+                        [--threads N] [--sizes I,I,...] [--busy N] [--keep]
+                        [--args "EDGE LOOPS PHASES"]
 
 Runs bench/mpi_halo.c (ot_mpi_halo, LULESH-like: halo exchanges with the
 face neighbours, an allreduce and many short parallel loops per iteration)
