@@ -3,7 +3,8 @@
  * times are known), then goes to the matching: a send to its channel's
  * queue (comm, sender, receiver, tag), where it meets the receive in FIFO
  * order as MPI matches them; a collective part to the k-th instance of its
- * comm, delivered once every rank of the comm has taken part. */
+ * comm, delivered once every rank of the comm has taken part (the k-th
+ * nonblocking one apart, in the order the rank issued them: mpinbc.c). */
 #include "mpi.h"
 #include "xalloc.h"
 
@@ -21,6 +22,7 @@ struct otr_chan {
 
 struct otr_inst {
   uint32_t comm, seen;
+  bool nbc;
   uint64_t seq;
   otr_coll *m;
   otr_inst *next;
@@ -43,6 +45,7 @@ otr_mpi *otr_mpi_state(otr_archive *a) {
     m->capheld = otr_xcalloc(n, sizeof *m->capheld);
     m->chans = otr_xcalloc(NCHANS, sizeof *m->chans);
     m->coll_seq = otr_xcalloc(a->d.n_comms + 1, sizeof *m->coll_seq);
+    m->nbc_seq = otr_xcalloc(a->d.n_comms + 1, sizeof *m->nbc_seq);
     m->coll_begin = otr_xcalloc(n, sizeof *m->coll_begin);
   }
   return m;
@@ -90,7 +93,7 @@ void otr_mpi_match(otr_archive *a, const otr_msg *h, char kind) {
   c->q[c->head + c->n++] = *h;
 }
 
-static void collective(otr_archive *a, const otr_coll *p) {
+void otr_mpi_collective(otr_archive *a, const otr_coll *p) {
   otr_mpi *m = a->mpi;
   const otr_comm *k = &a->d.comms[p->comm];
   uint32_t r = otr_mpi_local(a, p->comm, p->rank);
@@ -100,16 +103,17 @@ static void collective(otr_archive *a, const otr_coll *p) {
                  k->name);
     return;
   }
-  if (!m->coll_seq[p->comm])
-    m->coll_seq[p->comm] = otr_xcalloc(k->size, sizeof **m->coll_seq);
-  uint64_t seq = m->coll_seq[p->comm][r]++;
+  uint32_t **seqs = p->nbc ? m->nbc_seq : m->coll_seq;
+  if (!seqs[p->comm])
+    seqs[p->comm] = otr_xcalloc(k->size, sizeof **seqs);
+  uint64_t seq = seqs[p->comm][r]++;
   otr_inst **q = &m->insts;
-  while (*q && !((*q)->comm == p->comm && (*q)->seq == seq))
+  while (*q && !((*q)->comm == p->comm && (*q)->seq == seq && (*q)->nbc == p->nbc))
     q = &(*q)->next;
   otr_inst *in = *q;
   if (!in) {
     in = *q = otr_xcalloc(1, sizeof *in);
-    in->comm = p->comm, in->seq = seq;
+    in->comm = p->comm, in->seq = seq, in->nbc = p->nbc;
     in->m = otr_xcalloc(k->size, sizeof *in->m);
   }
   in->m[r] = *p;
@@ -130,7 +134,7 @@ static void complete(otr_archive *a, otr_pend *p, uint64_t end) {
     p->m.recv_end = end;
     otr_mpi_received(a, &p->m);
   } else {
-    collective(a, &p->c);
+    otr_mpi_collective(a, &p->c);
   }
 }
 
@@ -220,6 +224,7 @@ void otr_mpi_finish(otr_archive *a) {
     m->npend[i] = 0;
   }
   otr_mpi_release_all(a);
+  otr_mpi_nbc_finish(a);
   for (uint32_t h = 0; h < NCHANS; h++)
     for (otr_chan *c = m->chans[h]; c; c = c->next) {
       if (!c->n || c->sender >= a->d.n_ranks || c->receiver >= a->d.n_ranks || !in[c->sender] ||
@@ -235,8 +240,9 @@ void otr_mpi_finish(otr_archive *a) {
     if (!comm_present(a, in, it->comm))
       continue;
     m->unmatched++;
-    otr_mpi_note(a, "a collective on %s was entered by %u of its %u ranks",
-                 a->d.comms[it->comm].name, it->seen, a->d.comms[it->comm].size);
+    otr_mpi_note(a, "a %scollective on %s was entered by %u of its %u ranks",
+                 it->nbc ? "nonblocking " : "", a->d.comms[it->comm].name, it->seen,
+                 a->d.comms[it->comm].size);
   }
   free(in);
 }
@@ -262,8 +268,9 @@ void otr_mpi_events_free(otr_archive *a) {
     free(in);
   }
   for (uint32_t c = 0; c < a->d.n_comms; c++)
-    free(m->coll_seq[c]);
-  free(m->coll_seq);
+    free(m->coll_seq[c]), free(m->nbc_seq[c]);
+  free(m->coll_seq), free(m->nbc_seq);
+  otr_mpi_nbc_free(a);
   free(m->coll_begin);
   m->pend = NULL;
   m->insts = NULL;

@@ -16,6 +16,7 @@ typedef struct {
 
 typedef struct otr_chan otr_chan;
 typedef struct otr_inst otr_inst;
+typedef struct otr_nbcq otr_nbcq;
 
 /* A record waiting for the Leave of its MPI call. */
 typedef struct {
@@ -44,6 +45,8 @@ struct otr_mpi {
   uint32_t nchans;
   otr_inst *insts;      /* open collective instances */
   uint32_t **coll_seq;  /* per comm, per comm rank: collectives seen */
+  uint32_t **nbc_seq;   /* per comm, per comm rank: nonblocking ones */
+  otr_nbcq *nbcq;       /* per world rank: nonblocking collectives open (mpinbc.c) */
   uint64_t *coll_begin; /* per location: time of the open MpiCollectiveBegin */
   uint64_t records;     /* MPI event records read */
   uint64_t unmatched;
@@ -82,6 +85,17 @@ uint64_t otr_mpi_posted(otr_archive *a, uint32_t i, uint64_t req);
 void otr_mpi_received(otr_archive *a, const otr_msg *h);
 void otr_mpi_release_all(otr_archive *a);
 void otr_mpi_order_free(otr_archive *a);
+/* A rank's part in a collective, to the matching with the other ranks'. */
+void otr_mpi_collective(otr_archive *a, const otr_coll *p);
+/* mpinbc.c: a nonblocking collective's request issued on location i at t;
+ * completed (part p without begin) by a call on location i: parts go to
+ * the matching in the order the rank issued them. */
+void otr_mpi_nbc_issue(otr_archive *a, uint32_t i, uint64_t req, uint64_t t);
+void otr_mpi_nbc_done(otr_archive *a, uint32_t i, uint64_t req, const otr_coll *p);
+void otr_mpi_nbc_finish(otr_archive *a); /* completed ones still held */
+void otr_mpi_nbc_free(otr_archive *a);
+/* mpiorder.c: an MPI_Irecv's request found cancelled: open no more. */
+void otr_mpi_unpost(otr_archive *a, uint32_t i, uint64_t req);
 /* mpirecords.c */
 void otr_mpi_evt_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 /* A Leave of region on ls, before the stack pops: completes the records of

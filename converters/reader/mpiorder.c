@@ -68,6 +68,11 @@ void otr_mpi_received(otr_archive *a, const otr_msg *h) {
   release(a, i, false);
 }
 
+void otr_mpi_unpost(otr_archive *a, uint32_t i, uint64_t req) {
+  if (otr_mpi_posted(a, i, req) != UINT64_MAX)
+    release(a, i, false); /* receives held behind it go on */
+}
+
 void otr_mpi_release_all(otr_archive *a) {
   for (uint32_t i = 0; i < a->d.n_locations; i++)
     release(a, i, true); /* an MPI_Irecv never completed (cancelled) blocks no more */

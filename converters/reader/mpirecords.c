@@ -1,6 +1,8 @@
 /* OTF2 callbacks of the MPI records (docs/otf2-mapping.md, "MPI"): peers
  * are comm ranks, turned into world ranks here; MPI_Irecv's request gives
- * the receive's posting time, MpiIrecv in the completing call the message. */
+ * the receive's posting time, MpiIrecv in the completing call the message
+ * (MpiRequestCancelled instead: none); nonblocking collectives go to
+ * mpinbc.c. */
 #include "mpi.h"
 #include "xalloc.h"
 
@@ -153,7 +155,56 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, void 
   return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_cancelled(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                      OTF2_AttributeList *al, uint64_t req) {
+  (void)al;
+  otr_locstate *ls = loc(A(u), l, t);
+  if (ls)
+    otr_mpi_unpost(A(u), ls->pub.index, req);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_nbc_request(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                        OTF2_AttributeList *al, uint64_t req) {
+  (void)al;
+  otr_locstate *ls = loc(A(u), l, t);
+  if (ls)
+    otr_mpi_nbc_issue(A(u), ls->pub.index, req, now(ls));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                         OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                         OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                         uint64_t received, uint64_t req) {
+  (void)al;
+  otr_archive *a = A(u);
+  otr_locstate *ls = loc(a, l, t);
+  uint32_t c, w, i, k;
+  if (!ls || !peer(a, ls, comm, 0, &c, &w))
+    return OTF2_CALLBACK_SUCCESS;
+  i = ls->pub.index;
+  for (k = ls->depth; k-- > 0;) /* the completing call: the innermost MPI region */
+    if (a->d.regions[ls->stack[k].region].paradigm == OTF2_PARADIGM_MPI)
+      break;
+  otr_coll p = {.loc = i,
+                .rank = a->d.location_rank[i],
+                .comm = c,
+                .op = op,
+                .sent = sent,
+                .received = received,
+                .end = now(ls),
+                .nbc = true,
+                .root = root == OTF2_UNDEFINED_UINT32 ? OTR_NONE : root,
+                .region = k == UINT32_MAX ? OTR_NONE : ls->stack[k].region};
+  otr_mpi_nbc_done(a, i, req, &p);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 void otr_mpi_evt_callbacks(OTF2_GlobalEvtReaderCallbacks *cb) {
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_cancelled);
+  OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_nbc_request);
+  OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
   OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);

@@ -157,7 +157,9 @@ typedef struct {
   bool isend, irecv;
 } otr_msg;
 
-/* One rank's part in a collective operation (MpiCollectiveBegin..End). */
+/* One rank's part in a collective operation (MpiCollectiveBegin..End),
+ * or in a nonblocking one (nbc: NonBlockingCollectiveRequest..Complete;
+ * loc and region those of the call that completed it). */
 typedef struct {
   uint32_t loc, rank;  /* location index, world rank */
   uint32_t comm, root; /* root: comm rank or OTR_NONE */
@@ -165,6 +167,7 @@ typedef struct {
   uint64_t sent, received;
   uint64_t begin, end; /* the records' times */
   uint32_t region;     /* the call's region, OTR_NONE outside any MPI call */
+  bool nbc;
 } otr_coll;
 
 /* One parallel-region instance (a team running one parallel region). */
@@ -242,7 +245,8 @@ typedef struct {
   void (*onoff)(void *u, const otr_loc *l, uint64_t t, bool on, bool paused);
   /* MPI: a message once both its calls have left; a collective operation
    * once every rank of its communicator has left it (n = comm size, m in
-   * comm rank order; the k-th collective of each rank on a comm is one) */
+   * comm rank order; the k-th collective of each rank on a comm is one;
+   * nonblocking ones apart: the k-th each rank initiated on a comm) */
   void (*mpi_message)(void *u, const otr_msg *m);
   void (*mpi_collective)(void *u, const otr_coll *m, uint32_t n);
 } otr_visitor;

@@ -165,14 +165,19 @@ static void collectives(sm *s, report *r) {
   rt_col(t, "count", "Count", RV_INT);
   rt_col(t, "bytes", "Bytes", RV_INT);
   rt_col(t, "time_ns", "Time", RV_NS);
-  for (uint32_t o = 0; o < 32; o++) {
-    if (!m->ops[o].count)
+  /* blocking operations, then nonblocking ones ("iallreduce") */
+  for (uint32_t o = 0; o < 64; o++) {
+    const sm_ops *op = o < 32 ? &m->ops[o] : &m->nbc_ops[o - 32];
+    if (!op->count)
       continue;
+    char name[40];
+    snprintf(name, sizeof name, "%s%s", o < 32 ? "" : "i",
+             otr_coll_op_name((OTF2_CollectiveOp)(o % 32)));
     rt_row(t);
-    rt_str(t, otr_coll_op_name((OTF2_CollectiveOp)o));
-    rt_int(t, (int64_t)m->ops[o].count);
-    rt_int(t, (int64_t)m->ops[o].bytes);
-    rt_ns(t, sm_ns(s, m->ops[o].ticks));
+    rt_str(t, name);
+    rt_int(t, (int64_t)op->count);
+    rt_int(t, (int64_t)op->bytes);
+    rt_ns(t, sm_ns(s, op->ticks));
   }
 }
 

@@ -148,13 +148,15 @@ static void collective(sm *s, const otr_coll *c, uint32_t n) {
   uint64_t last = 0;
   for (uint32_t k = 0; k < n; k++)
     last = c[k].begin > last ? c[k].begin : last;
-  sm_ops *o = &m->ops[c[0].op < 32 ? c[0].op : 31];
+  sm_ops *o = &(c[0].nbc ? m->nbc_ops : m->ops)[c[0].op < 32 ? c[0].op : 31];
   o->count++;
   m->comm_colls[c[0].comm]++;
   for (uint32_t k = 0; k < n; k++) {
     o->bytes += c[k].sent + c[k].received;
     o->ticks += c[k].end - c[k].begin;
-    lose(m, SM_COLL_WAIT, c[k].region, coll_wait(c, n, k, last));
+    /* a nonblocking one's wait is in its completing call, MPI time already */
+    if (!c[0].nbc)
+      lose(m, SM_COLL_WAIT, c[k].region, coll_wait(c, n, k, last));
   }
 }
 

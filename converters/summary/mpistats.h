@@ -38,6 +38,7 @@ struct sm_mpi {
   uint64_t msgs, bytes;
   uint64_t *comm_msgs, *comm_bytes, *comm_colls; /* per comm */
   sm_ops ops[32];                                /* per OTF2_CollectiveOp */
+  sm_ops nbc_ops[32];                            /* nonblocking, per op */
   sm_lost *lost[SM_NWAITS];                      /* per region */
   uint64_t lost_total[SM_NWAITS];
   uint64_t unmatched;

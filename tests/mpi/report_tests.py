@@ -251,7 +251,59 @@ def case_mpi_only():
     check_chrome(out, x)
 
 
-CASES = {"hybrid_np4": case_hybrid, "mpi_only_np8": case_mpi_only}
+# progs/nbc.c on 4 ranks: each nonblocking collective once on MPI_COMM_WORLD,
+# bytes sent plus received over the ranks' parts (those of mpi_tests.py
+# case nbc_np4, as for the blocking twins of progs/colls.c)
+NBC_BYTES = {"ibarrier": 0, "ibcast": 40 + 3 * 8, "ireduce": 60 + 3 * 12,
+             "igather": 20 + 3 * 4, "igatherv": 56 + 4 + 8 + 12, "iscatter": 40 + 3 * 8,
+             "iscatterv": 48 + 4 + 12 + 16, "iallgather": 4 * 32,
+             "iallgatherv": sum(16 * (r + 1) + 40 for r in range(4)), "ialltoall": 4 * 32,
+             "ialltoallv": 4 * 32, "ireduce_scatter": 4 * 32, "iallreduce": 4 * 120}
+
+
+def case_nbc():
+    """progs/nbc.c on 4 ranks (rank 0 completes its six rooted ones in
+    reverse order): the summary counts each nonblocking collective once,
+    with its ranks' parts matched in the order they were issued (bytes
+    exact per operation), time from each part's request to its completion
+    as the archive says, 13 collectives on MPI_COMM_WORLD, no collective
+    wait (the wait is the completing call's MPI time), nothing unmatched."""
+    out = os.path.join(A.work, "report_nbc_np4")
+    mpirun(["mpi_nbc"], 4, 1, out)
+    names = {"BARRIER": "ibarrier", "BCAST": "ibcast", "REDUCE": "ireduce", "GATHER": "igather",
+             "GATHERV": "igatherv", "SCATTER": "iscatter", "SCATTERV": "iscatterv",
+             "ALLGATHER": "iallgather", "ALLGATHERV": "iallgatherv", "ALLTOALL": "ialltoall",
+             "ALLTOALLV": "ialltoallv", "REDUCE_SCATTER": "ireduce_scatter",
+             "ALLREDUCE": "iallreduce"}
+    span = dict.fromkeys(NBC_BYTES, 0)  # ns from request to completion, over the parts
+    with otf2.reader.open(os.path.join(out, "traces.otf2")) as r:
+        eq(r.timer_resolution, 10**9, "timer resolution (ticks are ns)")
+        issued = {}
+        for loc, e in r.events:
+            kind = type(e).__name__
+            rank = loc.group.name
+            if kind == "NonBlockingCollectiveRequest":
+                issued[(rank, e.request_id)] = e.time
+            elif kind == "NonBlockingCollectiveComplete":
+                span[names[str(e.collective_op).split(".")[-1]]] += e.time - issued.pop((rank, e.request_id))
+        eq(issued, {}, "every request completed")
+    p = subprocess.run([A.summary, "--format", "json", os.path.join(out, "traces.otf2")],
+                       capture_output=True, text=True, timeout=120)
+    eq((p.returncode, p.stderr), (0, ""), "omptrace-summary: status, no unmatched warning")
+    doc = json.loads(p.stdout)
+    eq({c["operation"]: (c["count"], c["bytes"], c["time_ns"]) for c in doc["mpi"]["collectives"]},
+       {op: (1, b, span[op]) for op, b in NBC_BYTES.items()},
+       "collectives: count, bytes, time per operation")
+    eq([(c["comm"], c["collectives"]) for c in doc["mpi"]["comms"]],
+       [("MPI_COMM_WORLD", 13), ("MPI_COMM_SELF", 0)], "collectives per communicator")
+    eq([w for w in doc["mpi"]["waits"] if w["kind"] == "collective_wait"], [],
+       "no collective waits")
+    text = summary(os.path.join(out, "traces.otf2"))
+    eq(re.search(r"^  iallreduce +1 +480 ", text, re.M) is not None, True,
+       "the text's iallreduce row")
+
+
+CASES = {"hybrid_np4": case_hybrid, "mpi_only_np8": case_mpi_only, "nbc_np4": case_nbc}
 
 
 def main():

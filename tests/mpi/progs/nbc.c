@@ -1,7 +1,8 @@
 /* The nonblocking collectives on MPI_COMM_WORLD (4 ranks) with the counts
  * and roots of progs/colls.c, so each one's bytes match its blocking
  * twin, completed by different calls: MPI_Ibarrier by MPI_Wait, the
- * rooted ones by one MPI_Waitall, Iallgather(v) by MPI_Waitsome,
+ * rooted ones by one MPI_Waitall (rank 0's of the requests in reverse
+ * order, so it completes them in another order than it issued them), Iallgather(v) by MPI_Waitsome,
  * Ialltoall by MPI_Test polling, Ialltoallv and Ireduce_scatter by
  * MPI_Testall polling, an in-place Iallreduce by MPI_Waitany: exact
  * NonBlockingCollective records per rank for tests/mpi/mpi_tests.py. */
@@ -35,6 +36,10 @@ int main(int argc, char **argv) {
   MPI_Igatherv(a[3], rank + 1, MPI_INT, b[3], cnt, dsp, MPI_INT, 3, W, &q[3]);
   MPI_Iscatter(a[4], 2, MPI_INT, b[4], 2, MPI_INT, 0, W, &q[4]);
   MPI_Iscatterv(a[5], cnt, dsp, MPI_INT, b[5], rank + 1, MPI_INT, 1, W, &q[5]);
+  for (int i = 0; rank == 0 && i < 3; i++) {
+    MPI_Request t = q[i];
+    q[i] = q[5 - i], q[5 - i] = t;
+  }
   MPI_Waitall(6, q, MPI_STATUSES_IGNORE);
 
   MPI_Iallgather(a[6], 1, MPI_INT, b[6], 1, MPI_INT, W, &q[0]);
