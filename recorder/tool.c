@@ -104,12 +104,15 @@ static void finalize(ompt_data_t *tool_data) {
   (void)tool_data;
   if (!atomic_exchange(&active, 0))
     return;
-  /* Signal handlers and the snapshot thread end before the log does; when
-   * a signal handler already wrote the archive (faults/), nothing is left. */
-  int ours = ot_faults_claim_end();
-  ot_faults_stop();
-  if (!ours)
+  /* The snapshot thread and crash handlers end before the log does; when
+   * a signal handler already wrote the archive (faults/), nothing is left.
+   * A terminating signal while the archive is written leaves the log and
+   * one line (faults/faults.h). */
+  int ours = ot_faults_finalize_begin();
+  if (!ours) {
+    ot_faults_stop();
     return;
+  }
   /* First: handlers of threads still running (exit() inside a parallel
    * region) stop appending, so the buffers hold still while converted. */
   atomic_store(&ot_recording, 0);
@@ -126,6 +129,7 @@ static void finalize(ompt_data_t *tool_data) {
     ot_run_free(&run);
   }
   ot_counters_finalize();
+  ot_faults_stop();
 }
 
 /* libomp skips the tool's finalize when exit() is called inside a

@@ -27,8 +27,15 @@ void ot_faults_init(void (*end_run)(void)) {
   ot_fork_hooks_install();
 }
 
+int ot_faults_finalize_begin(void) {
+  int ours = ot_faults_claim_finalize();
+  ot_snapshot_stop();
+  ot_faults_signals_remove(ours);
+  return ours;
+}
+
 void ot_faults_stop(void) {
   ot_snapshot_stop();
-  ot_faults_signals_remove();
+  ot_faults_signals_remove(0);
   ot_fork_cleanup();
 }

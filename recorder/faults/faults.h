@@ -15,8 +15,17 @@ void ot_faults_init(void (*end_run)(void));
  * signal-safe (a lock-free atomic exchange). */
 int ot_faults_claim_end(void);
 
-/* At the end of finalize: stops the snapshot thread and takes our signal
- * handlers out (the runtime unmaps the tool after finalize). */
+/* At the start of the normal finalize: 1 when it is to write the archive
+ * (no signal handler or fork child claimed the end first). Stops the
+ * snapshot thread and takes the crash handlers out; the terminating
+ * signals' handlers stay until ot_faults_stop: such a signal meanwhile ends
+ * the process with one line saying how to recover the archive, and leaves
+ * no anchor of an unfinished one (docs/recording.md). */
+int ot_faults_finalize_begin(void);
+
+/* At the end of finalize (always, also when ot_faults_finalize_begin gave
+ * 0): stops the snapshot thread and takes our signal handlers out (the
+ * runtime unmaps the tool after finalize). */
 void ot_faults_stop(void);
 
 #endif

@@ -38,7 +38,11 @@ const char *ot_faults_signal_name(int sig);
 
 /* signals.c, snapshot.c, fork.c */
 void ot_faults_signals_install(unsigned long mask);
-void ot_faults_signals_remove(void);
+/* Every handler, or (crash_only) all but the terminating signals'. */
+void ot_faults_signals_remove(int crash_only);
+/* ot_faults_claim_end for the normal finalize: a terminating signal then
+ * cuts it short with one line (signals.c). */
+int ot_faults_claim_finalize(void);
 int ot_snapshot_start(int sig, int explicit_set);
 void ot_snapshot_stop(void);
 void ot_snapshot_fork_child(void);

@@ -10,6 +10,7 @@
 #include "core/thread.h"
 #include "faults/faults.h"
 #include "faults/faults_int.h"
+#include "finalize/out.h"
 #include "log/flusher.h"
 
 #include <errno.h>
@@ -31,13 +32,22 @@ static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 static struct sigaction old_act[NSIG]; /* written before the handler is installed */
 static int installed[NSIG];
+/* Who ends the run: 0 nobody yet, END_SIGNAL (a signal handler, or a fork
+ * child that records nothing), END_FINALIZE (the normal finalize). */
+enum { END_SIGNAL = 1, END_FINALIZE = 2 };
 static atomic_int end_claimed;
 static atomic_int handler_tid; /* the thread writing the archive, 0 = none */
 static char *recover_argv[4];  /* [0] set at spawn; "-q", the directory */
 
 /* signal-safe: one lock-free atomic exchange. */
 int ot_faults_claim_end(void) {
-  return !atomic_exchange(&end_claimed, 1);
+  int none = 0;
+  return atomic_compare_exchange_strong(&end_claimed, &none, END_SIGNAL);
+}
+
+int ot_faults_claim_finalize(void) {
+  int none = 0;
+  return atomic_compare_exchange_strong(&end_claimed, &none, END_FINALIZE);
 }
 
 static int is_term(int sig) {
@@ -48,10 +58,11 @@ static int is_term(int sig) {
 }
 
 /* signal-safe: write(2) of pieces into a stack buffer. */
-static void say(const char *a, const char *b, const char *c, const char *d) {
-  char line[4096 + 256];
+static void say6(const char *a, const char *b, const char *c, const char *d, const char *e,
+                 const char *f) {
+  char line[3 * 4096 + 256];
   size_t n = 0;
-  const char *parts[] = {"omptrace: ", a, b, c, d, "\n"};
+  const char *parts[] = {"omptrace: ", a, b, c, d, e, f, "\n"};
   for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
     for (const char *p = parts[i]; p && *p && n < sizeof line - 1; p++)
       line[n++] = *p;
@@ -59,6 +70,10 @@ static void say(const char *a, const char *b, const char *c, const char *d) {
     line[n++] = '\n';
   ssize_t w = write(STDERR_FILENO, line, n);
   (void)w;
+}
+
+static void say(const char *a, const char *b, const char *c, const char *d) {
+  say6(a, b, c, d, NULL, NULL);
 }
 
 /* signal-safe: nanosleep, retried after EINTR. */
@@ -136,6 +151,24 @@ static void write_archive(int sig) {
       ") is still writing the archive; if it stops, run `omptrace recover DIR`");
 }
 
+/* signal-safe: access, unlink, write. A signal while the normal finalize
+ * writes the archive: the process ends with the signal now, so what is left
+ * must not look like an archive unless it is one. The anchor goes (OTF2
+ * writes it last, at the archive's close; it may be partial) and the line
+ * says where the log is; a finished archive is only named. */
+static void cut_finalize(int sig) {
+  const char *name = ot_faults_signal_name(sig), *dir = ot_cfg.output;
+  char path[4096 + 32];
+  if (atomic_load(&ot_finalize_archive_done)) {
+    say(name, " during the exit: archive written to ", dir, NULL);
+    return;
+  }
+  if (archive_exists(dir, path, sizeof path))
+    unlink(path);
+  say6(name, " during the archive's writing: the record log is kept in ", ot_log_dir(),
+       "; `omptrace recover ", dir, "` writes the archive");
+}
+
 /* signal-safe: sigaction, sigprocmask, raise. Dies of sig at once. */
 static void die_now(int sig) {
   struct sigaction dfl;
@@ -188,6 +221,8 @@ static void on_fault(int sig, siginfo_t *si, void *uc) {
   } else {
     if (ot_faults_claim_end())
       write_archive(sig);
+    else if (atomic_load(&end_claimed) == END_FINALIZE)
+      cut_finalize(sig); /* then dies of sig (terminating signals only are left) */
     atomic_store(&handler_tid, 0);
   }
   pass_on(sig, si, uc);
@@ -224,10 +259,10 @@ void ot_faults_signals_install(unsigned long mask) {
 
 /* Puts the program's actions back where ours are still installed; a
  * handler the program set meanwhile stays. */
-void ot_faults_signals_remove(void) {
+void ot_faults_signals_remove(int crash_only) {
   for (int sig = 1; sig < NSIG; sig++) {
     struct sigaction cur;
-    if (!installed[sig] || sigaction(sig, NULL, &cur) != 0)
+    if (!installed[sig] || (crash_only && is_term(sig)) || sigaction(sig, NULL, &cur) != 0)
       continue;
     if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_fault)
       sigaction(sig, &old_act[sig], NULL);

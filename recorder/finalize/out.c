@@ -281,9 +281,27 @@ static OTF2_ErrorCode write_all_definitions(out_state *o) {
  * its memory reachable from here. */
 static OTF2_Archive *abandoned;
 
+atomic_int ot_finalize_archive_done;
+
+/* Test-only (docs/recording.md, "When things go wrong"):
+ * OMPTRACE_TEST_FINALIZE_DELAY_MS=N pauses the writer N ms after the event
+ * files, before the definitions and the anchor, after one line saying so,
+ * so a test can send a signal while the archive is being written. */
+static void test_delay(void) {
+  const char *v = getenv("OMPTRACE_TEST_FINALIZE_DELAY_MS");
+  long ms = v ? atol(v) : 0;
+  if (ms <= 0)
+    return;
+  ot_warn("test: the archive's writing pauses %ld ms (OMPTRACE_TEST_FINALIZE_DELAY_MS)", ms);
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
 /* Steps 2 and 3 into a new archive. */
 static int write_archive(out_state *o) {
   const char *dir = o->run->dir;
+  atomic_store(&ot_finalize_archive_done, 0);
   if (ot_make_dirs(dir) != 0) {
     snprintf(o->why, sizeof o->why, "%s", strerror(errno));
     o->reason = o->why;
@@ -298,6 +316,7 @@ static int write_archive(out_state *o) {
   uint64_t t0 = ot_monotonic_ns();
   OTF2_ErrorCode e = write_events(o);
   uint64_t t1 = ot_monotonic_ns();
+  test_delay();
   if (e == OTF2_SUCCESS) /* an MPI rank's process group is "rank R": the program goes here */
     e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::PROGRAM", o->run->program, true);
   if (e == OTF2_SUCCESS)
@@ -314,6 +333,8 @@ static int write_archive(out_state *o) {
   ot_otf2_closed();
   if (e == OTF2_SUCCESS)
     e = ce;
+  if (e == OTF2_SUCCESS)
+    atomic_store(&ot_finalize_archive_done, 1);
   if (e != OTF2_SUCCESS && !o->reason) {
     const char *r = ot_otf2_reason();
     snprintf(o->why, sizeof o->why, "%s", r[0] ? r : OTF2_Error_GetDescription(e));

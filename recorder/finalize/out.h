@@ -5,6 +5,7 @@
 
 #include "finalize/timeline.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef struct ot_run ot_run;
@@ -13,5 +14,9 @@ typedef struct ot_run ot_run;
  * OTF2, definitions) on a run loaded from its log (finalize/run.h) into the
  * archive run->dir/traces and prints the exit line. Returns 0 on success. */
 int ot_finalize_write(const ot_run *run);
+
+/* 1 from the moment the archive written by ot_finalize_write is complete
+ * (its anchor closed), 0 before; signal handlers read it (lock-free). */
+extern atomic_int ot_finalize_archive_done;
 
 #endif

@@ -450,6 +450,50 @@ def t_sigterm_ignored():
     expect_phases(tag, t, "victim", {"par1": PHASE, "par2": PHASE}, THREADS)
 
 
+FINALIZE_DELAY = "OMPTRACE_TEST_FINALIZE_DELAY_MS"  # test-only: out.c pauses before the definitions
+
+
+def t_signal_in_finalize(name):
+    """A terminating signal while the archive is written at exit (the
+    test-only delay holds finalize after the event files, before the
+    definitions and the anchor): the signal's exit status, one line naming
+    the kept log and `omptrace recover DIR`, no anchor, and a log that
+    omptrace-recover turns into the complete archive (both phases)."""
+    sig = SIGNALS[name]
+    tag = name + "-in-finalize"
+    out = fresh(tag)
+    p = Proc([prog("victim"), "par1", "par2"], out, extra={FINALIZE_DELAY: "60000"})
+    p.p.stdin.close()
+    p.p.stdin = None
+    end = time.monotonic() + DEADLINE
+    while "(" + FINALIZE_DELAY + ")" not in p.stderr() and p.p.poll() is None \
+            and time.monotonic() < end:
+        time.sleep(0.02)
+    os.kill(p.pid, sig)
+    status = p.finish()
+    err = p.stderr()
+    expect_status(tag, status, -sig)
+    if p.stdout not in ("", "done 48\n"):  # stdio flushes a pipe after the tool's finalize
+        fail("%s: stdout %r" % (tag, p.stdout))
+    expect_stderr_lines(tag, err)
+    want = ("omptrace: %s during the archive's writing: the record log is kept in %s/.log; "
+            "`omptrace recover %s` writes the archive" % (signal.Signals(sig).name, out, out))
+    lines = [l for l in err.splitlines() if " during the " in l or " received" in l]
+    if lines != [want]:
+        fail("%s: expected the one line %r, got %r" % (tag, want, lines))
+    if os.path.exists(os.path.join(out, "traces.otf2")):
+        fail("%s: an anchor traces.otf2 was left by an archive never finished" % tag)
+    if not os.path.isdir(log_dir(out)):
+        fail("%s: no record log left in %s" % (tag, log_dir(out)))
+        raise Abort()
+    rc, _, _ = recover(out)
+    expect_status(tag + ": omptrace-recover", rc, 0)
+    t = load(tag, out, "victim", True, None, p.pid)
+    expect_phases(tag, t, "victim", {"par1": PHASE, "bar1": PHASE, "par2": PHASE, "bar2": PHASE},
+                  THREADS)
+    expect_no_log(tag, out)
+
+
 # ---- crashes and exits inside a parallel region ------------------------------------
 
 CRASHES = {"abort": -signal.SIGABRT, "segv": -signal.SIGSEGV, "bus": -signal.SIGBUS,
@@ -997,6 +1041,9 @@ def t_threads256():
 CASES = {
     "sigterm": lambda: t_signal("sigterm"), "sigint": lambda: t_signal("sigint"),
     "sighup": lambda: t_signal("sighup"), "sigquit": lambda: t_signal("sigquit"),
+    "sigterm_finalize": lambda: t_signal_in_finalize("sigterm"),
+    "sigint_finalize": lambda: t_signal_in_finalize("sigint"),
+    "sighup_finalize": lambda: t_signal_in_finalize("sighup"),
     "sigterm_shell": t_sigterm_shell, "sigterm_in_region": t_sigterm_in_region, "sigterm_ignored": t_sigterm_ignored,
     "own_handler_early": lambda: t_own_handler("early"),
     "own_handler_late": lambda: t_own_handler("late"),
