@@ -285,14 +285,16 @@ atomic_int ot_finalize_archive_done;
 
 /* Test-only (docs/recording.md, "When things go wrong"):
  * OMPTRACE_TEST_FINALIZE_DELAY_MS=N pauses the writer N ms after the event
- * files, before the definitions and the anchor, after one line saying so,
- * so a test can send a signal while the archive is being written. */
-static void test_delay(void) {
+ * files, before the definitions and the anchor ("N,closed": once the
+ * archive is closed), after one line saying so, so a test can send a
+ * signal while the archive is being written. */
+static void test_delay(int closed) {
   const char *v = getenv("OMPTRACE_TEST_FINALIZE_DELAY_MS");
   long ms = v ? atol(v) : 0;
-  if (ms <= 0)
+  if (ms <= 0 || closed != (strstr(v, ",closed") != NULL))
     return;
-  ot_warn("test: the archive's writing pauses %ld ms (OMPTRACE_TEST_FINALIZE_DELAY_MS)", ms);
+  ot_warn("test: the archive's writing pauses %ld ms %s (OMPTRACE_TEST_FINALIZE_DELAY_MS)", ms,
+          closed ? "after its close" : "before its definitions");
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
     ;
@@ -316,7 +318,7 @@ static int write_archive(out_state *o) {
   uint64_t t0 = ot_monotonic_ns();
   OTF2_ErrorCode e = write_events(o);
   uint64_t t1 = ot_monotonic_ns();
-  test_delay();
+  test_delay(0);
   if (e == OTF2_SUCCESS) /* an MPI rank's process group is "rank R": the program goes here */
     e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::PROGRAM", o->run->program, true);
   if (e == OTF2_SUCCESS)
@@ -333,8 +335,10 @@ static int write_archive(out_state *o) {
   ot_otf2_closed();
   if (e == OTF2_SUCCESS)
     e = ce;
-  if (e == OTF2_SUCCESS)
+  if (e == OTF2_SUCCESS) {
     atomic_store(&ot_finalize_archive_done, 1);
+    test_delay(1);
+  }
   if (e != OTF2_SUCCESS && !o->reason) {
     const char *r = ot_otf2_reason();
     snprintf(o->why, sizeof o->why, "%s", r[0] ? r : OTF2_Error_GetDescription(e));

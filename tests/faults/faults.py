@@ -450,19 +450,22 @@ def t_sigterm_ignored():
     expect_phases(tag, t, "victim", {"par1": PHASE, "par2": PHASE}, THREADS)
 
 
-FINALIZE_DELAY = "OMPTRACE_TEST_FINALIZE_DELAY_MS"  # test-only: out.c pauses before the definitions
+FINALIZE_DELAY = "OMPTRACE_TEST_FINALIZE_DELAY_MS"  # test-only: out.c pauses the archive's writing
 
 
-def t_signal_in_finalize(name):
+def t_signal_in_finalize(name, closed=False):
     """A terminating signal while the archive is written at exit (the
     test-only delay holds finalize after the event files, before the
     definitions and the anchor): the signal's exit status, one line naming
     the kept log and `omptrace recover DIR`, no anchor, and a log that
-    omptrace-recover turns into the complete archive (both phases)."""
+    omptrace-recover turns into the complete archive (both phases).
+    closed: the signal comes once the archive is closed (before the log is
+    removed): one line naming the archive, which holds both phases."""
     sig = SIGNALS[name]
-    tag = name + "-in-finalize"
+    tag = name + "-in-finalize" + ("-closed" if closed else "")
     out = fresh(tag)
-    p = Proc([prog("victim"), "par1", "par2"], out, extra={FINALIZE_DELAY: "60000"})
+    p = Proc([prog("victim"), "par1", "par2"], out,
+             extra={FINALIZE_DELAY: "60000" + (",closed" if closed else "")})
     p.p.stdin.close()
     p.p.stdin = None
     end = time.monotonic() + DEADLINE
@@ -478,9 +481,17 @@ def t_signal_in_finalize(name):
     expect_stderr_lines(tag, err)
     want = ("omptrace: %s during the archive's writing: the record log is kept in %s/.log; "
             "`omptrace recover %s` writes the archive" % (signal.Signals(sig).name, out, out))
+    if closed:
+        want = "omptrace: %s during the exit: archive written to %s" % (
+            signal.Signals(sig).name, out)
     lines = [l for l in err.splitlines() if " during the " in l or " received" in l]
     if lines != [want]:
         fail("%s: expected the one line %r, got %r" % (tag, want, lines))
+    if closed:
+        t = load(tag, out, "victim", True, False, p.pid)
+        expect_phases(tag, t, "victim", {"par1": PHASE, "bar1": PHASE, "par2": PHASE,
+                                         "bar2": PHASE}, THREADS)
+        return
     if os.path.exists(os.path.join(out, "traces.otf2")):
         fail("%s: an anchor traces.otf2 was left by an archive never finished" % tag)
     if not os.path.isdir(log_dir(out)):
@@ -1044,6 +1055,7 @@ CASES = {
     "sigterm_finalize": lambda: t_signal_in_finalize("sigterm"),
     "sigint_finalize": lambda: t_signal_in_finalize("sigint"),
     "sighup_finalize": lambda: t_signal_in_finalize("sighup"),
+    "sigterm_finalize_closed": lambda: t_signal_in_finalize("sigterm", closed=True),
     "sigterm_shell": t_sigterm_shell, "sigterm_in_region": t_sigterm_in_region, "sigterm_ignored": t_sigterm_ignored,
     "own_handler_early": lambda: t_own_handler("early"),
     "own_handler_late": lambda: t_own_handler("late"),
