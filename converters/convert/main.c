@@ -107,8 +107,12 @@ static int finish(cv_out *out, const opts *o, bool ok, const char *err) {
   if (!ok || e) {
     if (ok)
       fprintf(stderr, "omptrace-convert: cannot write %s: %s\n", name, strerror(e));
-    else
-      fprintf(stderr, "omptrace-convert: %s\n", err);
+    else /* one line per damaged location when the reader names several */
+      for (const char *line = err, *nl; line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        fprintf(stderr, "omptrace-convert: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line),
+                line);
+      }
     if (out->regular && o->output)
       unlink(o->output); /* no truncated JSON left behind (never a device like /dev/full) */
     return 1;
@@ -120,7 +124,7 @@ static int finish(cv_out *out, const opts *o, bool ok, const char *err) {
 }
 
 static int convert(const opts *o) {
-  char err[700];
+  char err[2200];
   otr_archive *a = otr_open(o->archive, err, sizeof err);
   if (!a) {
     fprintf(stderr, "omptrace-convert: %s\n", err);

@@ -92,22 +92,15 @@ static bool wants_events(const otr_archive *a, uint32_t i) {
 }
 
 /* Each location's event file must hold as many records as its definition
- * says: a file from another run of the same program usually does not. The
- * pass counts the records it has callbacks for; only when that differs are
- * the location's records counted again, all kinds, by a local reader. */
+ * says: a file from another run of the same program, or one cut short,
+ * usually does not. The pass counts the records it has callbacks for; only
+ * when that differs are the location's records counted again, all kinds,
+ * by a local reader (damage.c), and each such location named. */
 static bool counts_match(otr_archive *a, char *err, size_t errlen) {
   for (uint32_t i = 0; i < a->d.n_locations && a->d.total_events; i++) {
     uint64_t want = a->d.location_events[i], got = a->ls[i].pub.events;
-    if (!want || got == want)
-      continue;
-    OTF2_EvtReader *r = OTF2_Reader_GetEvtReader(a->rd, a->d.location_ids[i]);
-    if (!r || OTF2_Reader_ReadAllLocalEvents(a->rd, r, &got) != OTF2_SUCCESS || got == want)
-      continue;
-    snprintf(err, errlen,
-             "the event file of %s holds %llu records, the definitions say %llu: it comes from "
-             "another run or is damaged",
-             a->d.location_names[i], (unsigned long long)got, (unsigned long long)want);
-    return false;
+    if (want && got != want)
+      return !otr_damaged_locations(a, err, errlen);
   }
   return true;
 }
@@ -144,13 +137,19 @@ bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
   OTF2_GlobalEvtReaderCallbacks_Delete(cb);
   bool ok = true;
   otr_progress(a, 0, false); /* starts the clock */
+  /* A damaged file can make libotf2 read the same records again: each
+   * batch is cut at the bound, and the pass stops once past it. */
+  uint64_t bound = otr_read_bound(a), read = 0;
+  bool failed = false;
   for (;;) {
-    uint64_t got = 0;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadGlobalEvents(a->rd, g, 1u << 20, &got);
+    uint64_t got = 0, batch = bound - read + 1 < (1u << 20) ? bound - read + 1 : (1u << 20);
+    OTF2_ErrorCode rc = OTF2_Reader_ReadGlobalEvents(a->rd, g, batch, &got);
+    read += got;
     if (rc != OTF2_SUCCESS) {
       snprintf(err, errlen, "corrupt or truncated events after %llu records: %s",
                (unsigned long long)a->events, otr_last_error());
       ok = false;
+      failed = true;
       break;
     }
     otr_progress(a, a->events, false);
@@ -159,7 +158,11 @@ bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
       ok = false;
       break;
     }
-    if (got < (1u << 20))
+    if (!otr_read_advances(a, read, bound, err, errlen)) {
+      ok = false;
+      break;
+    }
+    if (got < batch)
       break;
   }
 
@@ -167,6 +170,8 @@ bool otr_read(otr_archive *a, const otr_visitor *v, char *err, size_t errlen) {
   OTF2_Reader_CloseGlobalEvtReader(a->rd, g);
   if (ok)
     ok = counts_match(a, err, errlen);
+  else if (failed) /* name the locations whose files are damaged, if any */
+    otr_damaged_locations(a, err, errlen);
   OTF2_Reader_CloseEvtFiles(a->rd);
   if (ok)
     finish(a);

@@ -72,6 +72,15 @@ void otr_range_message(const otr_archive *a, char *err, size_t errlen);
 void otr_task_switch(otr_archive *a, otr_locstate *ls, uint64_t task);
 void otr_tasks_free(otr_archive *a);
 
+/* damage.c: the bound of the records the event files can hold; false with
+ * a message once a location or the pass is past it; after a failed pass,
+ * one line per location whose file holds other than its count (false when
+ * none: err is left as it was). */
+uint64_t otr_read_bound(const otr_archive *a);
+bool otr_read_advances(const otr_archive *a, uint64_t read, uint64_t bound, char *err,
+                       size_t errlen);
+bool otr_damaged_locations(otr_archive *a, char *err, size_t errlen);
+
 /* records.c: OTF2 callbacks turning records into the calls above. */
 OTF2_GlobalEvtReaderCallbacks *otr_callbacks(void);
 

@@ -29,7 +29,7 @@ static void usage(FILE *f) {
 }
 
 static int summary(const char *path, const sm_opts *o, const char *format, FILE *out) {
-  char err[600];
+  char err[2200];
   sm s = {.o = *o};
   s.a = otr_open(path, err, sizeof err);
   if (!s.a) {
@@ -37,7 +37,12 @@ static int summary(const char *path, const sm_opts *o, const char *format, FILE 
     return 1;
   }
   if (!sm_collect(&s, err, sizeof err)) {
-    fprintf(stderr, "omptrace-summary: %s: %s\n", otr_anchor(s.a), err);
+    /* one line per damaged location when the reader names several */
+    for (char *line = err, *nl; line; line = nl ? nl + 1 : NULL) {
+      nl = strchr(line, '\n');
+      fprintf(stderr, "omptrace-summary: %s: %.*s\n", otr_anchor(s.a),
+              nl ? (int)(nl - line) : (int)strlen(line), line);
+    }
     sm_free(&s);
     otr_close(s.a);
     return 1;

@@ -448,8 +448,8 @@ def test_swapped():
                        "707.0 us", "swapped file, " + fmt)
     d = gen("imbalance")
     shutil.copy(os.path.join(gen("nowait"), "traces", "1.evt"), os.path.join(d, "traces", "1.evt"))
-    one_line_error(run(d), "the event file of OpenMP thread 1 holds 8 records, the definitions "
-                   "say 22", "event count")
+    one_line_error(run(d), "location 1 (OpenMP thread 1): 8 of 22 events read: the archive is "
+                   "damaged", "event count")
 
 
 def test_mismatch():
