@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define OT_RUN_MAX_LOCS (1u << 16) /* task and parallel ids carry 16-bit locations */
 
@@ -70,8 +71,29 @@ static void apply_meta(ot_run *run, const ot_meta *m) {
   }
 }
 
+/* A LOCATION frame: what should be on disk for a location. */
+static int expect_location(ot_run *run, const uint8_t *p, uint32_t len) {
+  ot_log_location l;
+  if (len < sizeof l)
+    return 0;
+  memcpy(&l, p, sizeof l);
+  if (l.loc >= OT_RUN_MAX_LOCS)
+    return 0;
+  if (l.loc >= run->nexpect) {
+    uint32_t n = l.loc < 64 ? 64 : 2 * l.loc;
+    uint8_t *e = realloc(run->expect, n);
+    if (!e)
+      return -1;
+    memset(e + run->nexpect, 0, n - run->nexpect);
+    run->expect = e;
+    run->nexpect = n;
+  }
+  run->expect[l.loc] |= (uint8_t)(l.what == OT_LOC_OWN_FILE ? 3 : 1);
+  return 0;
+}
+
 /* The process file: META (later keys win), first and last CLOCK point,
- * last MAPS text. */
+ * last MAPS text, LOCATION frames. */
 static int load_process(ot_run *run) {
   char path[PATH_MAX + 32];
   snprintf(path, sizeof path, "%s/" OT_LOG_PROCESS_FILE, run->log_dir);
@@ -89,7 +111,10 @@ static int load_process(ot_run *run) {
   const uint8_t *p;
   int rc = m ? 0 : -1;
   while (rc == 0 && (h = ot_frame_next(&fr, 0, &p)) != NULL) {
-    if (h->type == OT_FRAME_META) {
+    run->flushed = 1;
+    if (h->type == OT_FRAME_LOCATION) {
+      rc = expect_location(run, p, h->length);
+    } else if (h->type == OT_FRAME_META) {
       rc = ot_meta_add(m, (const char *)p, h->length);
     } else if (h->type == OT_FRAME_CLOCK && h->length >= sizeof(ot_log_clock)) {
       memcpy(&last, p, sizeof last);
@@ -121,9 +146,7 @@ static int load_process(ot_run *run) {
   run->clock0_raw = first.raw;
   run->clock0_ns = first.ns;
   run->clock_last_raw = last.raw;
-  if (run->nclock == 0)
-    ot_warn("%s has no clock calibration: times are raw ticks", path);
-  ot_clock_set_points(run->use_tsc && run->nclock > 0, first.raw, first.ns, last.raw, last.ns);
+  run->clock_last_ns = last.ns;
   return 0;
 }
 
@@ -167,10 +190,19 @@ static int grow_threads(ot_run *run, uint32_t loc) {
   return 0;
 }
 
+/* Whether a THREAD payload names another run than the log's META. */
+static int foreign_thread(const ot_run *run, const uint8_t *p, uint32_t len) {
+  ot_log_thread th = {0};
+  memcpy(&th, p, len < sizeof th ? len : sizeof th);
+  return th.run != 0 && run->realtime_ns != 0 && th.run != run->realtime_ns;
+}
+
 /* Reads each frame of fr through ot_run_apply_frame for location loc (or, in the
  * shared file, loc UINT32_MAX: the location its header names). 1 when
  * loc's own file continues more of its frames in the shared file than were
- * found there: nothing of it is applied. */
+ * found there, 2 when it is from another run: nothing of it is applied. In
+ * the shared file, a location whose THREAD frame names another run is
+ * marked foreign and its frames are skipped. */
 static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc) {
   const ot_frame_hdr *h;
   const uint8_t *p;
@@ -185,6 +217,13 @@ static int apply_file(ot_run *run, ot_frame_reader *fr, uint32_t loc) {
     if ((rc = grow_threads(run, l)) != 0)
       break;
     ot_run_thread *t = &run->threads[l];
+    if (h->type == OT_FRAME_THREAD && foreign_thread(run, p, h->length)) {
+      if (loc != UINT32_MAX)
+        return 2;
+      t->foreign = 1;
+    }
+    if (t->foreign && loc == UINT32_MAX)
+      continue;
     if (loc == UINT32_MAX) {
       t->shared_bytes += sizeof *h + h->length;
     } else if (at.seq == 0 && h->type == OT_FRAME_THREAD && h->length >= OT_LOG_THREAD_MIN) {
@@ -229,12 +268,22 @@ static int load_thread(ot_run *run, uint32_t loc, ot_run_written_fn written) {
     return 0;
   }
   int rc = apply_file(run, &fr, loc);
+  if (rc == 2 || (rc == 0 && fr.offset == 0 && !fr.damaged)) {
+    ot_warn("%s %s: thread %u is left out%s", path, rc == 2 ? "is from another run" : "is empty",
+            loc, t->present ? " after its frames in " OT_LOG_SHARED_FILE : "");
+    ot_frame_close(&fr);
+    t->own = 0;
+    t->gone = 1;
+    run->nmissing++;
+    return 0;
+  }
   if (rc == 1) {
     ot_warn("%s continues frames of thread %u that the damaged %s lost: its records from there "
             "on are not in the trace",
             path, loc, OT_LOG_SHARED_FILE);
     ot_frame_close(&fr);
     t->own = 0;
+    t->gone = 1; /* reported: not "missing" */
     damaged(run, t);
     return 0;
   }
@@ -271,6 +320,14 @@ static int load_shared(ot_run *run, ot_frame_reader *fr, ot_run_written_fn writt
   }
   int rc = apply_file(run, fr, UINT32_MAX);
   run->shared_end = fr->offset;
+  uint32_t foreign = 0;
+  for (uint32_t i = 0; i < run->nthreads; i++)
+    foreign += run->threads[i].foreign;
+  if (foreign) {
+    ot_warn("%s holds frames of another run: %u thread%s there %s left out", path, foreign,
+            foreign == 1 ? "" : "s", foreign == 1 ? "is" : "are");
+    run->nmissing++;
+  }
   if (fr->damaged && fr->torn) {
     uint32_t l = fr->torn_loc;
     if (l < run->nthreads && run->threads[l].present && !run->threads[l].own)
@@ -324,6 +381,52 @@ static int list_own_files(ot_run *run) {
   return rc;
 }
 
+/* What the process file's LOCATION frames say should be there and is not:
+ * an own file deleted, or the first frames of threads in a shared file
+ * that was emptied or deleted. One line each. */
+static void check_expected(ot_run *run, const ot_frame_reader *sh) {
+  uint32_t unseen = 0;
+  for (uint32_t loc = 0; loc < run->nexpect; loc++) {
+    ot_run_thread *t = loc < run->nthreads ? &run->threads[loc] : NULL;
+    if ((run->expect[loc] & 2) && !(t && (t->own || t->gone))) {
+      ot_warn("%s/%u" OT_LOG_THREAD_SUFFIX " is missing: thread %u is left out%s", run->log_dir,
+              loc, loc, t && t->present ? " after its frames in " OT_LOG_SHARED_FILE : "");
+      run->nmissing++;
+      if (t)
+        t->gone = 1;
+    } else if ((run->expect[loc] & 1) && !(t && (t->present || t->gone || t->foreign))) {
+      unseen++;
+    }
+  }
+  if (unseen && (sh->fd < 0 || sh->next_seq == 0)) {
+    ot_warn("%s/" OT_LOG_SHARED_FILE " is %s: the %u thread%s that wrote only there %s left out",
+            run->log_dir, sh->fd < 0 ? "missing" : "empty", unseen, unseen == 1 ? "" : "s",
+            unseen == 1 ? "is" : "are");
+    run->nmissing++;
+  } else if (unseen) {
+    ot_warn("%s/" OT_LOG_SHARED_FILE " lacks the first frames of %u thread%s: %s left out",
+            run->log_dir, unseen, unseen == 1 ? "" : "s", unseen == 1 ? "it is" : "they are");
+    run->nmissing++;
+  }
+}
+
+/* A log with one calibration point (its only passes wrote full chunks,
+ * which carry no CLOCK frame): on the host that wrote it the TSC still
+ * runs (invariant TSC), so the second point is taken now, in this process;
+ * elsewhere times cannot be converted, and one line says so. */
+static int one_clock_point(const ot_run *run) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  if (strcmp(host, run->host) == 0) {
+    ot_clock_use_tsc = 1;
+    return 1;
+  }
+  ot_warn("%s has one clock calibration point and was written on %s: times are raw TSC ticks "
+          "(recover it on %s)",
+          run->log_dir, run->host, run->host);
+  return 0;
+}
+
 int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn written) {
   memset(run, 0, sizeof *run);
   run->live = live;
@@ -339,6 +442,21 @@ int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn writte
   for (uint32_t loc = 0; loc < run->nthreads; loc++)
     if (run->threads[loc].own && load_thread(run, loc, written) != 0)
       goto fail;
+  check_expected(run, &sh);
+  for (uint32_t loc = 0; loc < run->nthreads; loc++)
+    run->npresent += run->threads[loc].present != 0;
+  /* The clock conversion, once there is something to convert: a log of no
+   * thread has at most the first calibration point, and calibrating then
+   * says only that the TSC did not advance. */
+  if (run->nclock == 0 && run->flushed)
+    ot_warn("%s/" OT_LOG_PROCESS_FILE " has no clock calibration: times are raw ticks",
+            run->log_dir);
+  int tsc = run->use_tsc && run->nclock > 0;
+  if (tsc && run->nclock == 1 && run->npresent > 0 && !live)
+    tsc = one_clock_point(run);
+  if (run->npresent > 0 || run->nclock > 1)
+    ot_clock_set_points(tsc, run->clock0_raw, run->clock0_ns, run->clock_last_raw,
+                        run->clock_last_ns);
   for (uint32_t loc = 0; loc < run->nthreads; loc++) {
     ot_run_thread *t = &run->threads[loc];
     if (t->last_in == 1)
@@ -373,6 +491,7 @@ void ot_run_free(ot_run *run) {
   }
   free(run->maps);
   free(run->filter);
+  free(run->expect);
   memset(run, 0, sizeof *run);
 }
 

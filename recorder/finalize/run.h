@@ -30,6 +30,8 @@ typedef struct ot_run_thread {
   ot_frame_at *shared;        /* its RECORDS and LOST frames in the shared file, in order */
   uint64_t shared_bytes;      /* bytes of all its valid frames there */
   uint32_t nshared, shared_cap;
+  int foreign;      /* its frames in the shared file name another run: left out */
+  int gone;         /* its own file is missing, empty or from another run (reported) */
   ot_frame_at last; /* its last RECORDS frame while loading ... */
   int last_in;      /* ... 0 none, 1 in the shared file, 2 in its own */
   /* Sampler captures and counters rebuilt from CAPTURES and STATS frames;
@@ -60,6 +62,7 @@ typedef struct ot_run {
   int use_tsc;             /* raw times are TSC ticks (META clock=tsc) */
   uint32_t nclock;         /* calibration points found */
   uint64_t clock_last_raw; /* raw tick of the last one: each flush pass writes one first */
+  uint64_t clock_last_ns;  /* and its CLOCK_MONOTONIC time */
   char *maps;              /* text of the last MAPS frame (NUL-terminated), or NULL */
   char *filter;            /* OMPTRACE_FILTER's file (absolute path) of the run, or NULL */
   size_t maps_len;
@@ -68,6 +71,15 @@ typedef struct ot_run {
   uint64_t shared_end; /* where the shared file's valid frames end (CRCs checked) */
   uint32_t nfiles;     /* log files of locations: the shared file and every <loc>.log */
   uint32_t nwritten;   /* of them, read as this process wrote them (ot_run_written_fn) */
+  /* Per location, from the process file's LOCATION frames: bit 1 its THREAD
+   * frame was on disk, bit 2 its own file was begun (NULL: a log without
+   * them, nothing is checked). */
+  uint8_t *expect;
+  uint32_t nexpect;
+  int flushed;       /* the process file holds at least one frame */
+  uint32_t nmissing; /* files and streams missing, emptied or from another run (each reported):
+                        omptrace-recover's exit status 3 */
+  uint32_t npresent; /* locations with a THREAD frame */
 } ot_run;
 
 /* Bytes at the start of location loc's log file (loc OT_LOG_SHARED_LOC: the

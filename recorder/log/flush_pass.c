@@ -199,8 +199,19 @@ static int put_process(unsigned type, uint32_t len, int in_signal) {
 static void thread_payload(void *out, uint32_t loc, const ot_thread *t, uint64_t shared_bytes) {
   /* nval: the configured counters (t->nctr is set by the owner later and
    * may change; each record carries its own count anyway). */
-  ot_log_thread th = {loc, t->thread_type, (int32_t)t->tid, ot_counters_count(), shared_bytes};
+  ot_log_thread th = {loc,          t->thread_type, (int32_t)t->tid, ot_counters_count(),
+                      shared_bytes, realtime0};
   memcpy(out, &th, sizeof th);
+}
+
+/* signal-safe: a LOCATION frame in the process file (format.h), so that
+ * recovery notices a location's stream or file that is gone. A failure
+ * only leaves the check out. */
+static void put_location(uint32_t loc, uint32_t what, int in_signal) {
+  static uint64_t frame[(sizeof(ot_frame_hdr) + sizeof(ot_log_location) + 7) / 8];
+  ot_log_location l = {loc, what};
+  memcpy((ot_frame_hdr *)(void *)frame + 1, &l, sizeof l);
+  (void)put_frame_at(&process, PROCESS_LOC, frame, 0, OT_FRAME_LOCATION, sizeof l, in_signal);
 }
 
 /* signal-safe: put_frame_at and a THREAD frame built in place. A frame of
@@ -221,6 +232,7 @@ static int put_frame(loc_log *L, uint32_t loc, unsigned type, uint32_t len, int 
       if (put_frame_at(&L->f, loc, head_frame, loc, OT_FRAME_THREAD, sizeof(ot_log_thread),
                        in_signal) != 0)
         return -1;
+      put_location(loc, OT_LOC_OWN_FILE, in_signal);
     }
     L->own = 1;
   }
@@ -417,6 +429,7 @@ static int flush_location(uint32_t loc, int what, int in_signal) {
       return -1;
     }
     L->started = 1;
+    put_location(loc, L->own ? OT_LOC_OWN_FILE : OT_LOC_STARTED, in_signal);
   }
   int rc = 0;
   if (r && flush_ring(L, loc, r, t, what != OT_PASS_FULL, in_signal) != 0)

@@ -38,9 +38,10 @@
 
 enum ot_frame_type {
   /* process file */
-  OT_FRAME_META = 1,  /* text lines "key=value\n"; later frames override earlier keys */
-  OT_FRAME_CLOCK = 2, /* ot_log_clock: one calibration point (raw tick, CLOCK_MONOTONIC ns) */
-  OT_FRAME_MAPS = 3,  /* the text of /proc/self/maps when written; the last one counts */
+  OT_FRAME_META = 1,     /* text lines "key=value\n"; later frames override earlier keys */
+  OT_FRAME_CLOCK = 2,    /* ot_log_clock: one calibration point (raw tick, CLOCK_MONOTONIC ns) */
+  OT_FRAME_MAPS = 3,     /* the text of /proc/self/maps when written; the last one counts */
+  OT_FRAME_LOCATION = 4, /* ot_log_location: a location's stream or own file now exists on disk */
   /* thread files */
   OT_FRAME_THREAD =
       16, /* ot_log_thread: a location's first frame, again as frame 0 of a <loc>.log */
@@ -88,10 +89,23 @@ typedef struct ot_log_thread {
   uint64_t shared_bytes; /* at the head of a <loc>.log: bytes of the location's frames in the
                             shared file, which its stream continues (0 in the shared file): a
                             reader that finds fewer there knows part of the stream is missing */
+  uint64_t run;          /* the run's identity: its META realtime_ns. A file whose THREAD frame
+                            names another run was swapped in from another log (0: not known) */
 } ot_log_thread;
 /* THREAD payloads of logs written before the shared file end after nval
- * (shared_bytes reads as 0). */
+ * (shared_bytes reads as 0), before the run identity after shared_bytes
+ * (run reads as 0 and is not checked). */
 #define OT_LOG_THREAD_MIN 16u
+
+/* A process-file LOCATION frame, written once a location's THREAD frame is
+ * on disk (what 0) and once its own <loc>.log holds its THREAD frame (what
+ * 1): a reader that misses such a file or stream knows it was deleted or
+ * emptied. Logs written before it have none, and nothing is checked. */
+enum ot_log_location_what { OT_LOC_STARTED = 0, OT_LOC_OWN_FILE = 1 };
+typedef struct ot_log_location {
+  uint32_t loc;
+  uint32_t what; /* enum ot_log_location_what */
+} ot_log_location;
 
 typedef struct ot_log_records {
   uint32_t nrec;  /* records in this frame */

@@ -216,11 +216,31 @@ static void load_filter(const ot_run *run) {
             err);
 }
 
+/* A log without any thread: no archive (readers refuse one of 0 threads);
+ * one line saying why. Exit status 3. */
+static int no_threads(const ot_run *run, const char *dir) {
+  if (!run->nmissing && !run->nexpect)
+    fprintf(stderr,
+            ME ": %s: no thread's records were flushed to the log yet: the program ended "
+               "(SIGKILL, _exit, a crash the tool could not handle) before its first flush, "
+               "OMPTRACE_FLUSH_INTERVAL (default 1s) after it started; no archive written\n",
+            dir);
+  else
+    fprintf(stderr, ME ": %s: the log holds no thread%s; no archive written\n", dir,
+            run->nmissing ? " (see above)" : " yet");
+  return 3;
+}
+
 static int recover(const opts *o) {
   ot_run run;
   memset(&run, 0, sizeof run);
   if (ot_run_load(&run, o->dir, 0, NULL) != 0)
     return 1;
+  if (run.npresent == 0) {
+    int st = no_threads(&run, o->dir);
+    ot_run_free(&run);
+    return st;
+  }
   load_filter(&run);
   int rc = 1;
   ot_where w;
@@ -259,7 +279,7 @@ static int recover(const opts *o) {
     goto done;
   if (!o->quiet)
     report_loss(&run, &w, o->dir);
-  rc = 0;
+  rc = run.nmissing ? 3 : 0; /* each named by ot_run_load */
   if (!o->keep && !o->out && remove_tree(run.log_dir) != 0) {
     fprintf(stderr, ME ": wrote the archive but cannot remove %s: %s\n", run.log_dir,
             strerror(errno));

@@ -534,12 +534,118 @@ def case_snapshot():
        "omptrace snapshot of an untraced process")
 
 
+def events_per_loc(anchor):
+    t = archive.Trace(anchor)
+    otf2_print.check_with_otf2_print(t)
+    for f in t.failures:
+        fail("%s: %s" % (anchor, f))
+    return {l: len(t.events[l]) for l in t.locs}, t
+
+
+def recover_damage(v, line, status=3):
+    """omptrace-recover --keep on v: the damage's line first on stderr,
+    then the library's exit line; the given exit status."""
+    r = run([A.recover, "--keep", v])
+    eq(r.returncode, status, "recover of %s: exit status (stderr %r)" % (v, r.stderr))
+    err = r.stderr.splitlines()
+    eq(err[:1], [line], "recover of %s: the line naming the damage" % v)
+    return r, err[1:]
+
+
+def case_damaged_files():
+    """A thread's own log file deleted, emptied or replaced by the same
+    file of another run (OMPTRACE_LOG_SHARED=0: each thread's frames are all
+    in its own file): one line names the file and what is left out, exit
+    status 3, and the archive holds exactly the other thread's events (as
+    many as the intact log's archive has on that location)."""
+    d = os.path.join(A.work, "damaged-files")
+    other = d + "-other"
+    killed_regions(d, {"OMPTRACE_LOG_SHARED": "0"})
+    killed_regions(other, {"OMPTRACE_LOG_SHARED": "0"})
+    ref = d + "-ref"
+    shutil.rmtree(ref, ignore_errors=True)
+    r = run([A.recover, "-q", "-o", ref, d])
+    eq(r.returncode, 0, "recover of the intact log (stderr %r)" % r.stderr)
+    want, _ = events_per_loc(os.path.join(ref, "traces.otf2"))
+    eq(sorted(want), [0, 1], "locations of the intact log's archive")
+    eq(all(want.get(l, 0) > 0 for l in (0, 1)), True, "both threads have events (%r)" % want)
+    for kind, what in (("deleted", "is missing"), ("emptied", "is empty"),
+                       ("swapped", "is from another run")):
+        v = "%s-%s" % (d, kind)
+        shutil.rmtree(v, ignore_errors=True)
+        shutil.copytree(d, v)
+        path = os.path.join(v, ".log", "1.log")
+        if kind == "deleted":
+            os.unlink(path)
+        elif kind == "emptied":
+            os.truncate(path, 0)
+        else:
+            shutil.copyfile(os.path.join(other, ".log", "1.log"), path)
+        r, rest = recover_damage(v, "omptrace: %s %s: thread 1 is left out" % (path, what))
+        eq(len(rest), 1, "%s: one exit line after the damage's (%r)" % (kind, rest))
+        eq(r.stdout, recovered_line(v, 1, 1), "%s: report line" % kind)
+        got, t = events_per_loc(os.path.join(v, "traces.otf2"))
+        eq(got.get(0), want.get(0), "%s: thread 0's events" % kind)
+        eq(sum(got.values()), want.get(0), "%s: events of all locations" % kind)
+        t.expect_enters("parallel", M["par"], loc0=REGIONS)
+        for f in t.failures:
+            fail("%s: %s" % (kind, f))
+
+
+def case_empty_shared():
+    """The shared file emptied where every thread wrote only there: one line
+    names it and how many threads are left out, one says no archive was
+    written (none of 0 threads, which readers refuse), exit status 3."""
+    d = os.path.join(A.work, "empty-shared")
+    killed_regions(d)
+    logdir = os.path.join(d, ".log")
+    eq(sorted(n for n in os.listdir(logdir) if n.endswith(".log")), [],
+       "no thread has a file of its own")
+    os.truncate(os.path.join(logdir, "shared"), 0)
+    r, rest = recover_damage(d, "omptrace: %s/shared is empty: the 2 threads that wrote only "
+                             "there are left out" % logdir)
+    eq(rest, ["omptrace-recover: %s: the log holds no thread (see above); no archive written"
+              % d], "the line after it")
+    eq(r.stdout, "", "no report line")
+    no_archive(d)
+
+
+def no_archive(d):
+    eq(sorted(n for n in os.listdir(d) if n.startswith("traces")), [], "no archive in %s" % d)
+    eq(os.path.isdir(os.path.join(d, ".log")), True, "the log of %s is kept" % d)
+
+
+def case_early(how):
+    """A run ended before its first flush (SIGKILL, or _exit; flushing off,
+    as before the first OMPTRACE_FLUSH_INTERVAL): recovery says that nothing
+    was flushed yet and why, in one line, exit status 3, and writes no
+    archive (of 0 threads, which readers refuse)."""
+    d = os.path.join(A.work, "early-" + how)
+    p, line = traced("rcv_regions", ["exit"] if how == "exit" else [], d,
+                     {"OMPTRACE_FLUSH_INTERVAL": "off"})
+    eq(line.split()[:2], ["ready", str(REGIONS)], "regions program's first line")
+    if how == "kill":
+        kill(p)
+    else:
+        p.communicate(timeout=60)
+        eq(p.returncode, 0, "the program's _exit status")
+    r = run([A.recover, d])
+    eq((r.returncode, r.stdout, r.stderr),
+       (3, "", "omptrace-recover: %s: no thread's records were flushed to the log yet: the "
+        "program ended (SIGKILL, _exit, a crash the tool could not handle) before its first "
+        "flush, OMPTRACE_FLUSH_INTERVAL (default 1s) after it started; no archive written\n"
+        % d), "recover")
+    no_archive(d)
+
+
 CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
          "damaged": case_damaged, "damaged_shared": case_damaged_shared,
          "summary": case_summary,
          "where_locks": lambda: case_where("locks"),
          "where_critical": lambda: case_where("critical"),
-         "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended}
+         "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended,
+         "damaged_files": case_damaged_files, "empty_shared": case_empty_shared,
+         "early_kill": lambda: case_early("kill"), "early_exit": lambda: case_early("exit")}
 
 
 def main():

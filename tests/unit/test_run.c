@@ -51,7 +51,7 @@ static void put_clock(uint64_t raw, uint64_t ns) {
 }
 
 static void put_thread(uint32_t loc, int32_t type, int32_t tid) {
-  ot_log_thread t = {loc, type, tid, 0, 0};
+  ot_log_thread t = {loc, type, tid, 0, 0, 0};
   put(OT_FRAME_THREAD, &t, sizeof t, NULL, 0);
 }
 

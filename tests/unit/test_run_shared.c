@@ -37,7 +37,7 @@ static size_t put(const char *file, uint32_t *seq, uint32_t loc, unsigned type, 
 
 /* Frames of location loc: in the shared file (own NULL) or in own. */
 static void thread(const char *own, uint32_t *seq, uint32_t loc, uint64_t shared_bytes) {
-  ot_log_thread t = {loc, loc ? 2 : 1, (int32_t)(100 + loc), 0, shared_bytes};
+  ot_log_thread t = {loc, loc ? 2 : 1, (int32_t)(100 + loc), 0, shared_bytes, 0};
   size_t n = put(own ? own : OT_LOG_SHARED_FILE, seq, loc, OT_FRAME_THREAD, &t, sizeof t, NULL, 0);
   if (!own)
     shared_of[loc] += n;

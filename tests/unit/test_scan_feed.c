@@ -98,7 +98,7 @@ static void write_location(uint32_t loc, uint32_t per) {
   snprintf(path, sizeof path, "%s/%u%s", logdir, loc, OT_LOG_THREAD_SUFFIX);
   unlink(path);
   seq = 0;
-  ot_log_thread t = {loc, loc ? 2 : 1, (int32_t)(100 + loc), 0, 0};
+  ot_log_thread t = {loc, loc ? 2 : 1, (int32_t)(100 + loc), 0, 0, 0};
   put(OT_FRAME_THREAD, &t, sizeof t, NULL, 0);
   for (uint32_t i = 0; i < nrecs[loc]; i += per) {
     uint32_t n = nrecs[loc] - i < per ? nrecs[loc] - i : per;
