@@ -44,16 +44,15 @@ bool otr_read_advances(const otr_archive *a, uint64_t read, uint64_t bound, char
     if (got <= want)
       continue;
     snprintf(err, errlen,
-             "location %u (%s): more than the %llu events of its definition read, the reader "
-             "does not advance: the archive is damaged",
+             "location %u (%s): more events read than the %llu its definition states: the "
+             "archive is damaged",
              i, a->d.location_names[i], (unsigned long long)want);
     return false;
   }
   if (read <= bound)
     return true;
   snprintf(err, errlen,
-           "more than the %llu records the event files can hold read, the reader does not "
-           "advance: the archive is damaged",
+           "more records read than the %llu the event files can hold: the archive is damaged",
            (unsigned long long)bound);
   return false;
 }

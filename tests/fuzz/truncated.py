@@ -3,6 +3,8 @@
 half its size: omptrace-summary and omptrace-convert --to speedscope end
 with status 1 and one line naming the location with the events read and
 defined, counted independently by otf2-print on the intact and cut archives.
+With thread 1's count in the definitions lowered, the read stops at the first
+record past it with one line (the bound that stops a reader going back).
 
 usage: truncated.py SUMMARY CONVERT LIBOMPTRACE PROG WORKDIR"""
 import os
@@ -50,5 +52,34 @@ for tool, args in ((SUMMARY, [cut]), (SUMMARY, ["--format", "json", cut]),
     check(err == ["%s: %s: %s" % (prog, anchor, line)], "%s %s: stderr %r, want %r"
           % (prog, args, err, line))
     check(p.stdout == "", "%s %s: a report from a damaged archive" % (prog, args))
-print("checked: %s\n%d failures" % (line, len(failures)))
+# The definitions' count of thread 1 lowered by 64 (its compressed encoding
+# in traces.def: a length byte, then the value's bytes, little-endian): the
+# pass stops at the first record past the count, as for a reader going back.
+low = os.path.join(WORK, "low")
+shutil.rmtree(low, ignore_errors=True)
+shutil.copytree(intact, low)
+name1, want1 = defs[1]
+
+
+def compressed(v):
+    b = v.to_bytes(8, "little").rstrip(b"\0")
+    return bytes([len(b)]) + b
+
+
+gdef = os.path.join(low, "traces.def")
+data = open(gdef, "rb").read()
+check(data.count(compressed(want1)) == 1, "count %d of thread 1 not found once" % want1)
+open(gdef, "wb").write(data.replace(compressed(want1), compressed(want1 - 64)))
+check(record.defined_events(low)[1][1] == want1 - 64, "the lowered count reads back")
+over = "location 1 (%s): more events read than the %d its definition states: the archive " \
+    "is damaged" % (name1, want1 - 64)
+for tool, args in ((SUMMARY, [low]),
+                   (CONVERT, ["--to", "speedscope", "-o", os.path.join(WORK, "out.json"), low])):
+    p = subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
+    prog = os.path.basename(tool)
+    err = p.stderr.strip().splitlines()
+    check(p.returncode == 1, "%s %s: exit %d" % (prog, args, p.returncode))
+    check(err == ["%s: %s: %s" % (prog, os.path.join(low, "traces.otf2"), over)],
+          "%s %s: stderr %r, want %r" % (prog, args, err, over))
+print("checked: %s\nchecked: %s\n%d failures" % (line, over, len(failures)))
 sys.exit(1 if failures else 0)
