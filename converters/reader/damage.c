@@ -109,3 +109,50 @@ bool otr_damaged_locations(otr_archive *a, char *err, size_t errlen) {
     snprintf(err, errlen, "%s", buf);
   return used > 0;
 }
+
+/* Bytes of the file SUFFIX next to the anchor (".def": the global
+ * definitions; "/N.def": location N's), halved: a record takes at least
+ * two bytes. UINT64_MAX when unknown. */
+static uint64_t file_bound(const otr_archive *a, const char *suffix) {
+  char p[4400];
+  struct stat st;
+  size_t n = strlen(a->anchor);
+  if (n < 5 || strcmp(a->anchor + n - 5, ".otf2") != 0 ||
+      snprintf(p, sizeof p, "%.*s%s", (int)(n - 5), a->anchor, suffix) >= (int)sizeof p ||
+      stat(p, &st) != 0)
+    return UINT64_MAX;
+  return (uint64_t)st.st_size / 2 + 1;
+}
+
+/* The global definitions, read in batches up to the bound of their file;
+ * OTF2_ERROR_INVALID_DATA (with *looped) past it. */
+OTF2_ErrorCode otr_read_global_defs(otr_archive *a, OTF2_GlobalDefReader *gr, bool *looped) {
+  uint64_t bound = file_bound(a, ".def"), read = 0;
+  *looped = false;
+  for (;;) {
+    uint64_t got = 0, batch = bound - read + 1 < 4096 ? bound - read + 1 : 4096;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadGlobalDefinitions(a->rd, gr, batch, &got);
+    read += got;
+    if (rc != OTF2_SUCCESS)
+      return rc;
+    if (read > bound) {
+      *looped = true;
+      return OTF2_ERROR_INVALID_DATA;
+    }
+    if (got < batch)
+      return OTF2_SUCCESS;
+  }
+}
+
+/* A location's local definitions, the same way. */
+void otr_read_local_defs(otr_archive *a, OTF2_DefReader *dr, uint64_t location) {
+  char suffix[40];
+  snprintf(suffix, sizeof suffix, "/%llu.def", (unsigned long long)location);
+  uint64_t bound = file_bound(a, suffix), read = 0;
+  for (;;) {
+    uint64_t got = 0, batch = bound - read + 1 < 4096 ? bound - read + 1 : 4096;
+    if (OTF2_Reader_ReadLocalDefinitions(a->rd, dr, batch, &got) != OTF2_SUCCESS ||
+        (read += got) > bound || got < batch)
+      return;
+  }
+}

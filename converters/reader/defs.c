@@ -396,11 +396,13 @@ bool otr_defs_read(otr_archive *a, char *err, size_t errlen) {
   otr_mpi_def_callbacks(cb);
   OTF2_Reader_RegisterGlobalDefCallbacks(a->rd, gr, cb, &c);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
-  uint64_t n = 0;
-  OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(a->rd, gr, &n);
+  bool looped;
+  OTF2_ErrorCode rc = otr_read_global_defs(a, gr, &looped);
   OTF2_Reader_CloseGlobalDefReader(a->rd, gr);
   bool ok = rc == OTF2_SUCCESS;
-  if (!ok)
+  if (looped)
+    snprintf(err, errlen, "more definitions read than traces.def can hold: the archive is damaged");
+  else if (!ok)
     snprintf(err, errlen, "cannot read the definitions: %s", otr_last_error());
   resolve(a, &c.m);
   otr_mpi_resolve(a);

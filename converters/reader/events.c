@@ -16,8 +16,7 @@ static void read_local_defs(otr_archive *a) {
     OTF2_DefReader *dr = OTF2_Reader_GetDefReader(a->rd, a->d.location_ids[i]);
     if (!dr)
       continue;
-    uint64_t n = 0;
-    OTF2_Reader_ReadAllLocalDefinitions(a->rd, dr, &n);
+    otr_read_local_defs(a, dr, a->d.location_ids[i]);
     OTF2_Reader_CloseDefReader(a->rd, dr);
   }
   OTF2_Reader_CloseDefFiles(a->rd);

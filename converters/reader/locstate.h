@@ -80,6 +80,10 @@ uint64_t otr_read_bound(const otr_archive *a);
 bool otr_read_advances(const otr_archive *a, uint64_t read, uint64_t bound, char *err,
                        size_t errlen);
 bool otr_damaged_locations(otr_archive *a, char *err, size_t errlen);
+/* Definitions read no further than their files can hold (a damaged record
+ * can make libotf2 read them again): *looped when stopped there. */
+OTF2_ErrorCode otr_read_global_defs(otr_archive *a, OTF2_GlobalDefReader *gr, bool *looped);
+void otr_read_local_defs(otr_archive *a, OTF2_DefReader *dr, uint64_t location);
 
 /* records.c: OTF2 callbacks turning records into the calls above. */
 OTF2_GlobalEvtReaderCallbacks *otr_callbacks(void);
