@@ -1055,6 +1055,7 @@ CASES = {
     "sigterm_finalize": lambda: t_signal_in_finalize("sigterm"),
     "sigint_finalize": lambda: t_signal_in_finalize("sigint"),
     "sighup_finalize": lambda: t_signal_in_finalize("sighup"),
+    "sigquit_finalize": lambda: t_signal_in_finalize("sigquit"),
     "sigterm_finalize_closed": lambda: t_signal_in_finalize("sigterm", closed=True),
     "sigterm_shell": t_sigterm_shell, "sigterm_in_region": t_sigterm_in_region, "sigterm_ignored": t_sigterm_ignored,
     "own_handler_early": lambda: t_own_handler("early"),
