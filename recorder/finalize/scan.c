@@ -12,6 +12,7 @@
  * readable during the run) is noted with its (location, record number) and
  * settled once every record is in (settle()). */
 #include "finalize/scan.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "finalize/grow.h"
 #include "finalize/intern.h"
@@ -22,6 +23,7 @@
 #include "finalize/symbols.h"
 #include "finalize/throttled.h"
 
+#include <malloc.h>
 #include <omp-tools.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -106,6 +108,7 @@ typedef struct scan_loc {
 
 static par_rec *pars;
 static uint64_t npars, cappars;
+static uint64_t many_bytes; /* member arrays of teams over INLINE_MEMBERS */
 static ot_u64map par_index; /* parallel id -> index + 1 */
 /* Untied tasks: by creation site (every task of a pragma has its clauses,
  * and there are few sites), by task only where the site is unknown (0:
@@ -135,6 +138,7 @@ static uint32_t nlates, caplates;
 static scan_loc **fed;
 static uint32_t capfed;
 static atomic_int feed_broken;
+static int feed_over; /* given up past its budget (feed_give_up) */
 static pid_t feed_pid;
 static int was_fed;
 
@@ -195,8 +199,11 @@ static int add_member(par_rec *p, uint32_t index, uint32_t loc, uint32_t size) {
       if (!m)
         return -1;
       memcpy(m, members_of(p), p->nmembers * sizeof *m);
-      if (p->nmembers > INLINE_MEMBERS)
+      many_bytes += need * sizeof *m;
+      if (p->nmembers > INLINE_MEMBERS) {
         free(p->m.many);
+        many_bytes -= p->nmembers * sizeof *m;
+      }
     }
     for (uint32_t i = p->nmembers; i < need; i++)
       m[i] = UINT32_MAX;
@@ -547,7 +554,9 @@ int ot_scan_run(const ot_run *run) {
   if (was_fed) {
     ot_verbose("scan: the records as the flusher wrote them (no pass over the log)");
   } else {
-    if (fed || atomic_load(&feed_broken))
+    if (feed_over)
+      ot_verbose("scan: a pass over the log (the fed tables passed OMPTRACE_BUFFER_SIZE)");
+    else if (fed || atomic_load(&feed_broken))
       ot_verbose("scan: a pass over the log (the flusher's records do not match it)");
     ot_scan_free(); /* anything fed: the pass starts from nothing */
     scan_loc *st = malloc(sizeof *st);
@@ -559,10 +568,46 @@ int ot_scan_run(const ot_run *run) {
   }
   free_feed();
   atomic_store(&feed_broken, 0); /* a later run starts a new feed */
+  feed_over = 0;
   if (rc == 0)
     rc = settle();
   free_notes();
   return rc;
+}
+
+/* The fed tables grow with regions (about 130 bytes each) and sites for as
+ * long as the program runs. Past OMPTRACE_BUFFER_SIZE bytes (one thread's
+ * recording budget) they are given up and their memory returned: finalize
+ * then scans the log as omptrace-recover does (the same tables, so the same
+ * archive), and the process's memory stays within its configured budget. */
+static uint64_t map_bytes(const ot_u64map *m) {
+  return m->cap * (2 * sizeof(uint64_t) + 1);
+}
+
+static uint64_t feed_bytes(void) {
+  const ot_u64map *maps[] = {&par_index, &untied_sites, &untied_tasks, &end_barriers,
+                             &wait_cp,   &if0_of,       &site_cp};
+  uint64_t b = cappars * sizeof(par_rec) + many_bytes;
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
+    b += map_bytes(maps[i]);
+  /* an interned (wait, code pointer) pair: slot, key copy with malloc's
+   * header, pointer, length and hash */
+  b += (uint64_t)wait_pairs.cap * sizeof(uint32_t) + (uint64_t)wait_pairs.keys_cap * 60;
+  b += (uint64_t)capbarriers * sizeof(barrier_note) + (uint64_t)capwaits * sizeof(wait_note) +
+       (uint64_t)capif0s * sizeof(if0_note) + (uint64_t)caplates * sizeof(late_note);
+  return b + (uint64_t)capfed * (sizeof(scan_loc *) + sizeof(scan_loc));
+}
+
+static void feed_give_up(uint64_t bytes) {
+  uint64_t regions = npars;
+  atomic_store(&feed_broken, 1);
+  feed_over = 1;
+  ot_scan_free();
+  free_feed();
+  malloc_trim(0); /* the flusher's arena keeps freed pages otherwise */
+  ot_verbose("scan: the fed tables passed %llu bytes (OMPTRACE_BUFFER_SIZE, %llu regions): "
+             "given up, finalize scans the log",
+             (unsigned long long)bytes, (unsigned long long)regions);
 }
 
 /* signal-safe: with in_signal (a pass from a fault handler) only an atomic
@@ -578,7 +623,7 @@ void ot_scan_feed(uint32_t loc, const uint8_t *recs, uint32_t nrec, int in_signa
     fed = NULL;
     capfed = 0;
     pars = NULL;
-    npars = cappars = 0;
+    npars = cappars = many_bytes = 0;
     memset(&par_index, 0, sizeof par_index);
     memset(&untied_sites, 0, sizeof untied_sites);
     memset(&untied_tasks, 0, sizeof untied_tasks);
@@ -617,6 +662,9 @@ void ot_scan_feed(uint32_t loc, const uint8_t *recs, uint32_t nrec, int in_signa
     }
     p += ot_rec_size(r);
   }
+  uint64_t bytes = feed_bytes();
+  if (ot_cfg.buffer_size && bytes > ot_cfg.buffer_size)
+    feed_give_up(bytes);
 }
 
 const ot_parallel_info *ot_scan_parallel(uint64_t id) {
@@ -671,7 +719,7 @@ void ot_scan_free(void) {
       free(pars[i].m.many);
   free(pars);
   pars = NULL;
-  npars = cappars = 0;
+  npars = cappars = many_bytes = 0;
   ot_u64map_free(&par_index);
   ot_u64map_free(&untied_sites);
   ot_u64map_free(&untied_tasks);
