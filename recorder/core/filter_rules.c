@@ -4,11 +4,14 @@
 #include "core/filter_rules.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { OUTSIDE, REGIONS, FILES };
 
@@ -129,26 +132,67 @@ int ot_filter_rules_parse(ot_filter_rules *rules, const char *text, const char *
   return 0;
 }
 
+/* The file is opened without blocking (a FIFO nobody writes to) and read
+ * only when it is a regular file of at most OT_FILTER_MAX_BYTES, checked on
+ * the open descriptor: /dev/zero or a FIFO would never end, a huge file
+ * would hold the program before main. The read stops at the bound too, for
+ * a file growing meanwhile. */
 static char *read_all(const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  char *text = NULL;
-  size_t len = 0;
-  if (f) {
-    FILE *m = open_memstream(&text, &len);
-    char buf[4096];
-    size_t n;
-    while (m && (n = fread(buf, 1, sizeof buf, f)) > 0)
-      fwrite(buf, 1, n, m);
-    int bad = ferror(f);
-    if (m)
-      fclose(m);
-    fclose(f);
-    if (!bad && m && text)
-      return text;
-    free(text);
-    errno = bad ? EIO : ENOMEM;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    return NULL;
   }
-  snprintf(err, errlen, "%s: %s", path, strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "%s: not a regular file", path);
+    close(fd);
+    return NULL;
+  }
+  if (st.st_size > OT_FILTER_MAX_BYTES) {
+    snprintf(err, errlen, "%s: larger than %d MiB (%lld bytes)", path, OT_FILTER_MAX_BYTES >> 20,
+             (long long)st.st_size);
+    close(fd);
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 1, len = 0;
+  char *text = malloc(cap);
+  for (;;) {
+    if (!text) {
+      snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+      break;
+    }
+    if (len + 1 == cap) { /* grew since fstat */
+      if (cap > OT_FILTER_MAX_BYTES) {
+        snprintf(err, errlen, "%s: larger than %d MiB", path, OT_FILTER_MAX_BYTES >> 20);
+        break;
+      }
+      char *t = realloc(text, cap * 2 < 4096 ? 4096 : cap * 2);
+      if (!t) {
+        snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+        break;
+      }
+      text = t;
+      cap = cap * 2 < 4096 ? 4096 : cap * 2;
+    }
+    ssize_t r = read(fd, text + len, cap - 1 - len);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      snprintf(err, errlen, "%s: %s", path, strerror(errno));
+      break;
+    }
+    if (r == 0) {
+      text[len] = '\0';
+      close(fd);
+      return text;
+    }
+    len += (size_t)r;
+  }
+  free(text);
+  close(fd);
   return NULL;
 }
 

@@ -17,8 +17,14 @@ typedef struct ot_filter_rules {
   size_t n, cap;
 } ot_filter_rules;
 
-/* Parses the file. Returns 0; or -1 with a one-line reason in err
- * ("FILE:LINE: ..." or "FILE: <strerror>") and rules left empty. */
+/* Largest filter file read: Score-P filters are a few KiB; 16 MiB keeps
+ * a mistaken path (a data file, a disk image) from holding the program. */
+#define OT_FILTER_MAX_BYTES (16 << 20)
+
+/* Parses the file (a regular file of at most OT_FILTER_MAX_BYTES). Returns 0; or -1 with a one-line
+ * reason in err
+ * ("FILE:LINE: ...", "FILE: <strerror>", "FILE: not a regular file" or
+ * "FILE: larger than 16 MiB (N bytes)") and rules left empty. */
 int ot_filter_rules_load(ot_filter_rules *rules, const char *path, char *err, size_t errlen);
 /* The same from text (name is used in messages only). */
 int ot_filter_rules_parse(ot_filter_rules *rules, const char *text, const char *name, char *err,

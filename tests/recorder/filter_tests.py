@@ -89,6 +89,9 @@ def case_files(m, lib):
     cases["bad_syntax"] = ("SCOREP_REGION_NAMES_BEGIN\n\n  flush\nSCOREP_REGION_NAMES_END\n",
                            baseline(m, lib), 24)
     cases["missing"] = (None, baseline(m, lib), 24)
+    # paths that are not a regular file of at most 16 MiB: one line, an unfiltered run
+    for c in ("dev_zero", "fifo", "directory", "too_large"):
+        cases[c] = (None, baseline(m, lib), 24)
     e = baseline(m, lib)
     gone(e, ("barrier", m["barrier"]), ("barrier wait", m["barrier"]), ("loop", m["loop"]),
          ("critical", m["critical"]), ("critical wait", m["critical"]),
@@ -194,7 +197,25 @@ def main():
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(a.work, exist_ok=True)
     path = os.path.join(a.work, a.case + ".filter")
-    if text is None:
+    not_regular = {"dev_zero": "not a regular file", "fifo": "not a regular file",
+                   "directory": "not a regular file",
+                   "too_large": "larger than 16 MiB (%d bytes)" % (16 * 2**20 + 1)}
+    if a.case == "dev_zero":
+        path = "/dev/zero"
+    elif a.case in not_regular:
+        if os.path.lexists(path):
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.rmdir(path)
+            else:
+                os.unlink(path)
+        if a.case == "fifo":  # nobody writes to it: opening must not wait for a writer
+            os.mkfifo(path)
+        elif a.case == "directory":
+            os.mkdir(path)
+        else:  # sparse, one byte over the bound
+            with open(path, "w") as f:
+                f.truncate(16 * 2**20 + 1)
+    elif text is None:
         path = os.path.join(a.work, "no-such-dir", "missing.filter")
     else:
         with open(path, "w") as f:
@@ -228,6 +249,9 @@ def main():
                            "INCLUDE; tracing goes on unfiltered" % path],
             "missing": ["omptrace: OMPTRACE_FILTER: %s: No such file or directory; tracing "
                         "goes on unfiltered" % path]}.get(a.case, [])
+    if a.case in not_regular:
+        want = ["omptrace: OMPTRACE_FILTER: %s: %s; tracing goes on unfiltered"
+                % (path, not_regular[a.case])]
     if lines != want:
         problems.append("stderr: expected %r, got %r" % (want, lines))
     t = archive.Trace(os.path.join(out, "traces.otf2"))
