@@ -107,6 +107,38 @@ static const char *parse_events(const ot_option *o, const char *s) {
   return NULL;
 }
 
+/* OMPTRACE_METRICS_ON: the syntax services/counters_mask.c applies
+ * (items split at commas and blanks), checked here so a bad list is
+ * reported whether or not counters are recorded or built. */
+static const char *parse_groups(const ot_option *o, const char *s) {
+  static char why[96];
+  for (const char *p = s; *p;) {
+    p += strspn(p, ", ");
+    size_t n = strcspn(p, ", ");
+    if (!n)
+      break;
+    const char *w = p + (*p == '-');
+    size_t wn = n - (size_t)(*p == '-');
+    int found = 0;
+    static const char *const words[] = {"all", "none", "default"};
+    for (int i = 0; *p != '-' && i < 3; i++)
+      found |= strlen(words[i]) == wn && strncasecmp(w, words[i], wn) == 0;
+    for (int i = 0; !found && ot_event_group_names[i]; i++)
+      found =
+          strlen(ot_event_group_names[i]) == wn && strncasecmp(w, ot_event_group_names[i], wn) == 0;
+    if (!found) {
+      snprintf(why, sizeof why, "unknown group '%.*s%s'", n > 40 ? 40 : (int)n, p,
+               n > 40 ? "..." : "");
+      return why;
+    }
+    p += n;
+  }
+  if (strlen(s) >= o->size)
+    return "too long";
+  memcpy(field(o), s, strlen(s) + 1);
+  return NULL;
+}
+
 static const char *parse_bool(const ot_option *o, const char *s) {
   static const char *const yes[] = {"1", "yes", "true", "on"};
   static const char *const no[] = {"0", "no", "false", "off"};
@@ -215,6 +247,8 @@ const char *ot_option_parse(const ot_option *o, const char *value) {
     return ot_signal_parse(value, (int *)field(o));
   case OT_OPT_THROTTLE:
     return ot_throttle_parse(value);
+  case OT_OPT_GROUPS:
+    return parse_groups(o, value);
   }
   return "unknown option kind";
 }

@@ -110,8 +110,9 @@ const ot_option ot_options[] = {
      "Which records carry counter values when OMPTRACE_METRICS is set. default: parallel, "
      "tasks, sync and work (not the short, frequent lock events). A list starting with a group "
      "name starts from nothing, one starting with -group from the default. Fewer groups, fewer "
-     "counter reads (docs/counters.md).",
-     OT_OPT_STRING, FIELD(metrics_on), 0, 0, NULL},
+     "counter reads (docs/counters.md). A list with an unknown name is reported and default "
+     "is used.",
+     OT_OPT_GROUPS, FIELD(metrics_on), 0, 0, NULL},
     {"OMPTRACE_MULTIPLEX", "0", "0 or 1",
      "1: let PAPI multiplex counters that do not fit the hardware at once (values become "
      "estimates and are marked so).",
@@ -155,7 +156,8 @@ const ot_option ot_options[] = {
      "SCOREP_FILE_NAMES_BEGIN ... _END): constructs it excludes are not recorded (what they "
      "contain still is). Patterns match region names (\"barrier @ file.c:12\"), the construct "
      "alone, the enclosing function and the source file (docs/control.md). A file that cannot be "
-     "read or parsed is reported with its line number, and the run is traced unfiltered. "
+     "read or parsed is reported with its line number, and the run is traced unfiltered; so is "
+     "a path that is not a regular file of at most 16 MiB (/dev/zero, a FIFO, a directory). "
      "Default: no filter.",
      OT_OPT_STRING, FIELD(filter), 0, 0, NULL},
     {"OMPTRACE_THROTTLE", "off", "N,T (a count and a duration: 100000,10us) or off",

@@ -17,6 +17,7 @@ enum ot_opt_kind {
   OT_OPT_SIGNAL,   /* SIGPROF, SIGRTMIN+N, ... or a number (core/config_signal.c) -> int */
   OT_OPT_DURATION, /* "500ms", "2s", "0" = off -> uint64_t ns (no frequencies) */
   OT_OPT_THROTTLE, /* "N,T" (count, duration) or "off" -> two uint64_t (count 0 = off) */
+  OT_OPT_GROUPS,   /* event groups, -group, all, none, default -> checked, copied as a string */
 };
 
 typedef struct ot_option {

@@ -1,7 +1,11 @@
 /* Snapshots (OMPTRACE_SNAPSHOT_SIGNAL, `omptrace snapshot PID`): the
  * handler only writes a byte to a pipe; a thread of ours, with every
  * signal blocked, flushes the log and runs omptrace-recover --keep --where
- * into <dir>/snapshot-<n>/ while the program runs on. */
+ * into <dir>/snapshot-<n>/ while the program runs on. `omptrace snapshot`
+ * sends no signal: a program may install its own handler for the signal
+ * after the tool started, and would take it. It writes a byte to a FIFO
+ * the thread holds open, already unlinked, found as
+ * /proc/PID/fd/N -> <dir>/.log/snapshot-request-<pid> (deleted). */
 #define _GNU_SOURCE /* pipe2 */
 #include "core/config.h"
 #include "core/config_table.h"
@@ -12,15 +16,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define STOP_BYTE 'q'
 
 static int wake[2] = {-1, -1};
+static int request = -1; /* the launcher's FIFO, or -1 */
 static int snap_sig;
 static pthread_t thread;
 static int running;
@@ -57,11 +64,46 @@ static void take_snapshot(void) {
     ot_warn("snapshot %u: omptrace-recover failed for %s", taken, out);
 }
 
+/* The FIFO in the log directory, opened read-write (never blocks, never
+ * sees end-of-file) and unlinked at once: nothing is left behind, and only
+ * who may open /proc/PID/fd (the user) can write to it. */
+static void open_request(void) {
+  char path[sizeof ot_cfg.output + 64];
+  snprintf(path, sizeof path, "%s/snapshot-request-%d", ot_log_dir(), (int)getpid());
+  if (mkfifo(path, 0600) != 0)
+    return;
+  int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode) || st.st_uid != geteuid())) {
+    close(fd);
+    fd = -1;
+  }
+  unlink(path);
+  request = fd;
+}
+
+static void close_request(void) {
+  if (request >= 0)
+    close(request);
+  request = -1;
+}
+
 static void *snapshot_main(void *arg) {
   (void)arg;
   for (;;) {
-    char c;
-    ssize_t r = read(wake[0], &c, 1);
+    struct pollfd p[2] = {{wake[0], POLLIN, 0}, {request, POLLIN, 0}};
+    if (poll(p, request >= 0 ? 2 : 1, -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      return NULL;
+    }
+    char c = 's', drain[64];
+    ssize_t r = 1;
+    if (p[0].revents)
+      r = read(wake[0], &c, 1);
+    else /* requests that came together are served by one snapshot */
+      while (read(request, drain, sizeof drain) > 0)
+        ;
     if (r < 0 && errno == EINTR)
       continue;
     if (r <= 0 || c == STOP_BYTE)
@@ -76,12 +118,14 @@ static int start_thread(void) {
   if (pipe2(wake, O_CLOEXEC) != 0)
     return -1;
   fcntl(wake[1], F_SETFL, O_NONBLOCK);
+  open_request();
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   int rc = pthread_create(&thread, NULL, snapshot_main, NULL);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (rc != 0) {
+    close_request();
     close(wake[0]);
     close(wake[1]);
     wake[0] = wake[1] = -1;
@@ -142,6 +186,7 @@ void ot_snapshot_stop(void) {
   while (write(wake[1], &c, 1) < 0 && errno == EAGAIN)
     usleep(1000); /* the pipe is full of pending requests: the thread drains it */
   pthread_join(thread, NULL);
+  close_request();
   close(wake[0]);
   close(wake[1]);
   wake[0] = wake[1] = -1;
@@ -155,6 +200,7 @@ void ot_snapshot_fork_child(void) {
   close(wake[0]);
   close(wake[1]);
   wake[0] = wake[1] = -1;
+  close_request(); /* the parent's: the child gets one in its own log directory */
   running = 0;
   taken = 0;
   if (start_thread() != 0)

@@ -164,6 +164,20 @@ def t_paused(extra, want_regions, want_onoff, want_line=None, launcher_args=None
         fail("stderr line %r does not say %r" % (lines[0], want_line))
 
 
+def t_bad_metrics_on():
+    """OMPTRACE_METRICS_ON is checked whether or not counters are recorded:
+    a bad list is one line and the default; a good one is silent."""
+    for value, bad in (("sometimes", "sometimes"), ("tasks,bogus", "bogus"), ("-all", "-all"),
+                       ("tasks, -sync", None), ("", None)):
+        out, stdout, stderr = run("paused", {"OMPTRACE_METRICS_ON": value})
+        expect("return values", returns(stdout), {"start": [0], "sink": [12]})
+        expect("parallel regions per location", parallel_enters(load(out)), [6, 6])
+        want = (["omptrace: OMPTRACE_METRICS_ON='%s': unknown group '%s'; using default"
+                 % (value, bad)] if bad else [])
+        expect("stderr lines naming OMPTRACE_METRICS_ON",
+               [x for x in stderr.splitlines() if "OMPTRACE_METRICS_ON" in x], want)
+
+
 def t_flush(mode, want):
     out, stdout, _ = run(mode, {"OMPTRACE_FLUSH_INTERVAL": "0", "OMPTRACE_SIGNALS": "none"},
                          sigkill=True)
@@ -270,6 +284,47 @@ def t_snapshot():
         expect("location %d MeasurementOnOff" % l, onoff(t, l), ["OFF:recording paused", "ON"])
 
 
+def t_own_usr2(mode):
+    """A program with its own SIGUSR2 handler gets no signal from `omptrace
+    snapshot PID` (it counts 0) and runs to its end. Installed before the
+    runtime started the tool (own_usr2): the tool left SIGUSR2 to it, and
+    the launcher refuses with one line; installed after (late_usr2), over
+    the tool's: the snapshot is asked for through the FIFO and written."""
+    shutil.rmtree(A.work, ignore_errors=True)
+    os.makedirs(A.work)
+    out, go = os.path.join(A.work, "trace"), os.path.join(A.work, "go")
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out)
+    p = subprocess.Popen([A.prog, mode, go], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, universal_newlines=True)
+    expect("first line", p.stdout.readline().strip(), "waiting")
+    s = subprocess.run([A.launcher, "snapshot", str(p.pid)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=200)
+    sys.stdout.write("--- omptrace snapshot (exit %d) ---\n%s%s" % (s.returncode, s.stdout,
+                                                                    s.stderr))
+    snap = os.path.join(out, "snapshot-1")
+    if mode == "own_usr2":
+        expect("omptrace snapshot: exit status", s.returncode, 1)
+        expect("omptrace snapshot: stderr", s.stderr.splitlines(),
+               ["omptrace: snapshot: process %d takes no snapshots: the tool did not install "
+                "SIGUSR2 (the program handled it when tracing started, or it is the sampling "
+                "signal)" % p.pid])
+    else:
+        expect("omptrace snapshot: exit status", s.returncode, 0)
+        expect("omptrace snapshot: stdout", s.stdout.strip(), snap)
+    open(go, "w").close()
+    rest, err = p.communicate(timeout=200)
+    sys.stdout.write(rest + err)
+    expect("program: exit status", p.returncode, 0)
+    expect("program: signals received", rest.splitlines()[:1], ["signals 0"])
+    expect("snapshot-1 written", os.path.isdir(snap), mode == "late_usr2")
+    if mode == "late_usr2":
+        for f in ("traces.otf2", "where.txt"):
+            if not os.path.isfile(os.path.join(snap, f)):
+                fail("snapshot-1/%s missing" % f)
+        load(snap, complete=False)
+    load(out)
+
+
 def summary_paused(out, want_pauses):
     """omptrace-summary --json reports the paused time per thread."""
     import json
@@ -336,6 +391,10 @@ def main():
                  "OMPTRACE_START=paused needs the control events", start_rc=-1)
     elif c == "bad_start":
         t_paused({"OMPTRACE_START": "sometimes"}, [6, 6], [], "OMPTRACE_START")
+    elif c in ("own_usr2", "late_usr2"):
+        t_own_usr2(c)
+    elif c == "bad_metrics_on":
+        t_bad_metrics_on()
     elif c == "flush":
         t_flush("flush", 3)
     elif c == "noflush":

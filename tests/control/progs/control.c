@@ -11,7 +11,12 @@
  *   marks     3 marks, 2 named regions around a parallel region
  *   fork      2 regions, pause, fork (child: 1 region, start, 2 regions)
  *   snapshot  2 regions, pause, 1 region, "waiting" until file argv[2]
- *             exists (a snapshot is taken meanwhile), start, 1 region */
+ *             exists (a snapshot is taken meanwhile), start, 1 region
+ *   own_usr2  its own SIGUSR2 handler first thing in main (before the
+ *             runtime starts the tool), then regions until file argv[2]
+ *             exists; prints the signals it received
+ *   late_usr2 the same with the handler installed after the first region
+ *             (replacing the tool's) */
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -104,10 +109,42 @@ static void snapshot(const char *go) {
   regions(1);
 }
 
+static volatile sig_atomic_t usr2_received;
+
+static void on_usr2(int sig) {
+  (void)sig;
+  usr2_received++;
+}
+
+static void handle_usr2(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_usr2;
+  sigaction(SIGUSR2, &sa, NULL);
+}
+
+/* `omptrace snapshot` must not deliver SIGUSR2 to the program that owns it. */
+static void own_usr2(const char *go) {
+  printf("waiting\n");
+  fflush(stdout);
+  for (int i = 0; i < 20000 && access(go, F_OK) != 0 && !usr2_received; i++) { /* 200 s */
+    regions(1);
+    usleep(10000);
+  }
+  printf("signals %d\n", (int)usr2_received);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "pause";
+  if (!strcmp(mode, "own_usr2"))
+    handle_usr2();
   regions(0 * omp_get_max_threads()); /* the runtime is up: the tool answers */
-  if (!strcmp(mode, "pause")) {
+  if (!strcmp(mode, "own_usr2") || !strcmp(mode, "late_usr2")) {
+    regions(1);
+    if (!strcmp(mode, "late_usr2"))
+      handle_usr2();
+    own_usr2(argv[2]);
+  } else if (!strcmp(mode, "pause")) {
     regions(3);
     call("pause", omp_control_tool_pause, 0, NULL);
     call("pause again", omp_control_tool_pause, 0, NULL);
