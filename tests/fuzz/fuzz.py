@@ -54,8 +54,11 @@ def mutate(rng, d):
         return "delete " + f
     pos = rng.randrange(len(data)) if data else 0
     if op == "flip":
+        at = []
         for _ in range(rng.randint(1, 8)):
-            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+            at.append(rng.randrange(len(data)))
+            data[at[-1]] ^= 1 << rng.randrange(8)
+        pos = ",".join(map(str, at))
     elif op == "set":
         data[pos] = rng.randrange(256)
     elif op == "back":  # a long record length (0xff, then 8 bytes) that wraps around
@@ -67,7 +70,7 @@ def mutate(rng, d):
     elif op == "double":
         data = data + data
     open(f, "wb").write(bytes(data))
-    return "%s %s at %d" % (op, os.path.relpath(f, d), pos)
+    return "%s %s at %s" % (op, os.path.relpath(f, d), pos)
 
 
 RUNS = [("omptrace-summary", args.summary, []),

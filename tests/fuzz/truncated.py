@@ -4,11 +4,13 @@ half its size: omptrace-summary and omptrace-convert --to speedscope end
 with status 1 and one line naming the location with the events read and
 defined, counted independently by otf2-print on the intact and cut archives.
 With thread 1's count in the definitions lowered, the read stops at the first
-record past it with one line (the bound that stops a reader going back).
+record past it with one line (the bound that stops a reader going back). An
+anchor file on which libotf2 aborts gives one line instead of a crash.
 
 usage: truncated.py SUMMARY CONVERT LIBOMPTRACE PROG WORKDIR"""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -81,5 +83,27 @@ for tool, args in ((SUMMARY, [low]),
     check(p.returncode == 1, "%s %s: exit %d" % (prog, args, p.returncode))
     check(err == ["%s: %s: %s" % (prog, os.path.join(low, "traces.otf2"), over)],
           "%s %s: stderr %r, want %r" % (prog, args, err, over))
+# One bit flipped in the byte before the first property name of the anchor
+# file makes libotf2 corrupt its heap (otf2-print aborts): the converters
+# load the anchor in a child process first and say so in one line.
+bad = os.path.join(WORK, "anchor")
+shutil.rmtree(bad, ignore_errors=True)
+shutil.copytree(intact, bad)
+anchor_file = os.path.join(bad, "traces.otf2")
+data = bytearray(open(anchor_file, "rb").read())
+data[data.index(b"OMPTRACE::") - 1] ^= 0x80
+open(anchor_file, "wb").write(bytes(data))
+crash = subprocess.run(["otf2-print", anchor_file], capture_output=True, timeout=60).returncode
+if crash < 0:
+    why = "the anchor file is damaged: the OTF2 library fails on it (%s in a test load)" \
+        % signal.strsignal(-crash)
+    for tool, args in ((SUMMARY, [bad]), (CONVERT, ["--to", "chrome", "-o",
+                                                    os.path.join(WORK, "out.json"), bad])):
+        p = subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
+        prog = os.path.basename(tool)
+        check(p.returncode == 1 and p.stderr == "%s: %s: %s\n" % (prog, anchor_file, why),
+              "%s on the damaged anchor: exit %d, stderr %r" % (prog, p.returncode, p.stderr))
+else:
+    print("otf2-print reads the damaged anchor (exit %d): no crash to guard" % crash)
 print("checked: %s\nchecked: %s\n%d failures" % (line, over, len(failures)))
 sys.exit(1 if failures else 0)
