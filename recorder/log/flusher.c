@@ -81,10 +81,17 @@ static void close_pipe(int p[2]) {
   }
 }
 
+/* The first periodic pass comes after OT_FIRST_FLUSH_NS, and each pause
+ * doubles up to OMPTRACE_FLUSH_INTERVAL (10, 20, 40 ... ms): a run killed
+ * (SIGKILL, _exit) within its first second loses about the last half of
+ * it, not all of it, for 6 more passes in that second. */
+#define OT_FIRST_FLUSH_NS 10000000u
+
 static void *flusher_main(void *arg) {
   (void)arg;
   uint64_t interval = ot_cfg.flush_ns;
-  uint64_t next = interval ? ot_monotonic_ns() + interval : 0;
+  uint64_t step = interval < OT_FIRST_FLUSH_NS ? interval : OT_FIRST_FLUSH_NS;
+  uint64_t next = interval ? ot_monotonic_ns() + step : 0;
   for (;;) {
     int timeout = -1;
     if (interval) {
@@ -105,8 +112,10 @@ static void *flusher_main(void *arg) {
     unlock();
     ot_filter_resolve_pending(); /* filter decisions, off the hot path */
     if (all) {
-      if (interval)
-        next = ot_monotonic_ns() + interval;
+      if (interval) {
+        step = step < interval / 2 ? 2 * step : interval;
+        next = ot_monotonic_ns() + step;
+      }
       atomic_store(&done_rc, rc);
       atomic_store(&done_gen, gen);
       poke(reply_pipe[1]);

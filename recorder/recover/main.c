@@ -217,17 +217,20 @@ static void load_filter(const ot_run *run) {
 }
 
 /* A log without any thread: no archive (readers refuse one of 0 threads);
- * one line saying why. Exit status 3. */
+ * one line saying why. Exit status 0 when nothing was flushed yet (nothing
+ * to recover, as for a directory that holds an archive), 3 when the damage
+ * named before left no thread. */
 static int no_threads(const ot_run *run, const char *dir) {
-  if (!run->nmissing && !run->nexpect)
+  if (!run->nmissing && !run->nexpect) {
     fprintf(stderr,
             ME ": %s: no thread's records were flushed to the log yet: the program ended "
                "(SIGKILL, _exit, a crash the tool could not handle) before its first flush, "
-               "OMPTRACE_FLUSH_INTERVAL (default 1s) after it started; no archive written\n",
+               "10 ms after it started (none with OMPTRACE_FLUSH_INTERVAL=off); no archive "
+               "written\n",
             dir);
-  else
-    fprintf(stderr, ME ": %s: the log holds no thread%s; no archive written\n", dir,
-            run->nmissing ? " (see above)" : " yet");
+    return 0;
+  }
+  fprintf(stderr, ME ": %s: the log holds no thread (see above); no archive written\n", dir);
   return 3;
 }
 
