@@ -124,7 +124,7 @@ static int finish(cv_out *out, const opts *o, bool ok, const char *err) {
 }
 
 static int convert(const opts *o) {
-  char err[2200];
+  char err[4096];
   otr_archive *a = otr_open(o->archive, err, sizeof err);
   if (!a) {
     fprintf(stderr, "omptrace-convert: %s\n", err);
@@ -142,10 +142,17 @@ static int convert(const opts *o) {
   bool ok = s != NULL;
   if (!s)
     snprintf(err, sizeof err, "cannot create a temporary file: %s", strerror(errno));
-  char rerr[600];
+  char rerr[2048];
   const char *problem;
   if (s && !cv_drive(a, &o->cut, s, &out, rerr, sizeof rerr)) {
-    snprintf(err, sizeof err, "%s: %s", otr_anchor(a), rerr);
+    /* the archive's name on each line (one per damaged location) */
+    size_t used = 0;
+    for (const char *line = rerr, *nl; line && used < sizeof err; line = nl ? nl + 1 : NULL) {
+      nl = strchr(line, '\n');
+      int k = snprintf(err + used, sizeof err - used, "%s%s: %.*s", used ? "\n" : "", otr_anchor(a),
+                       nl ? (int)(nl - line) : (int)strlen(line), line);
+      used += k > 0 ? (size_t)k : 0;
+    }
     ok = false;
   } else if (s && otr_mpi_unmatched(a, &problem) && problem) {
     fprintf(stderr, "omptrace-convert: warning: %s: %s (no arrow for them)\n", otr_anchor(a),

@@ -54,6 +54,24 @@ for tool, args in ((SUMMARY, [cut]), (SUMMARY, ["--format", "json", cut]),
     check(err == ["%s: %s: %s" % (prog, anchor, line)], "%s %s: stderr %r, want %r"
           % (prog, args, err, line))
     check(p.stdout == "", "%s %s: a report from a damaged archive" % (prog, args))
+# Both threads' files cut (at a half and a third): one line for each, the
+# archive named on each.
+both = os.path.join(WORK, "both")
+shutil.rmtree(both, ignore_errors=True)
+shutil.copytree(intact, both)
+for loc, frac in ((0, 2), (1, 3)):
+    f = os.path.join(both, "traces", "%d.evt" % loc)
+    os.truncate(f, os.path.getsize(f) // frac)
+lines = ["location %d (%s): %d of %d events read: the archive is damaged"
+         % (loc, defs[loc][0], record.events_read(both, loc), defs[loc][1]) for loc in (0, 1)]
+for tool, args in ((SUMMARY, [both]),
+                   (CONVERT, ["--to", "chrome", "-o", os.path.join(WORK, "out.json"), both])):
+    p = subprocess.run([tool] + args, capture_output=True, text=True, timeout=120)
+    prog = os.path.basename(tool)
+    want = ["%s: %s: %s" % (prog, os.path.join(both, "traces.otf2"), x) for x in lines]
+    check(p.returncode == 1 and p.stderr.strip().splitlines() == want,
+          "%s, both cut: exit %d, stderr %r, want %r" % (prog, p.returncode, p.stderr, want))
+
 # The definitions' count of thread 1 lowered by 64 (its compressed encoding
 # in traces.def: a length byte, then the value's bytes, little-endian): the
 # pass stops at the first record past the count, as for a reader going back.
