@@ -639,6 +639,39 @@ def case_early(how):
     no_archive(d)
 
 
+def case_one_clock():
+    """A log whose only passes wrote full chunks (flushing off, 20000
+    regions in 256K buffers) has one clock calibration point: recovery takes the second
+    from this host's TSC, with no warning that "the TSC did not advance",
+    and the archive spans no more time than the run took up to its "ready"
+    line (counting ticks as nanoseconds would stretch it by the TSC's GHz)."""
+    d = os.path.join(A.work, "one-clock")
+    t0 = time.monotonic()
+    p, line = traced("rcv_regions", ["many"], d, {"OMPTRACE_FLUSH_INTERVAL": "off",
+                                                   "OMPTRACE_BUFFER_SIZE": "256K"})
+    wall_ns = (time.monotonic() - t0) * 1e9  # it records nothing after this line
+    eq(line.split()[:2], ["ready", str(4000 * REGIONS)], "regions program's first line")
+
+    def some(out):
+        try:
+            return parallel_enters(os.path.join(out, "traces.otf2"), M["par"]) != []
+        except Exception:
+            return False
+
+    probe_until(d, some)
+    kill(p)
+    r = run([A.recover, "-q", d])
+    eq((r.returncode, r.stderr), (0, ""), "recover")
+    anchor = os.path.join(d, "traces.otf2")
+    t = archive.Trace(anchor)
+    otf2_print.check_with_otf2_print(t)
+    times = [e.time for l in t.locs for e in t.events[l]]
+    span = (max(times) - min(times)) * 1e9 / t.clock.timer_resolution if times else 0
+    eq(span <= wall_ns, True, "archive spans %.0f ns of a %.0f ns run" % (span, wall_ns))
+    for f in t.failures:
+        fail("%s: %s" % (anchor, f))
+
+
 CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
          "damaged": case_damaged, "damaged_shared": case_damaged_shared,
          "summary": case_summary,
@@ -646,7 +679,8 @@ CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
          "where_critical": lambda: case_where("critical"),
          "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended,
          "damaged_files": case_damaged_files, "empty_shared": case_empty_shared,
-         "early_kill": lambda: case_early("kill"), "early_exit": lambda: case_early("exit")}
+         "early_kill": lambda: case_early("kill"), "early_exit": lambda: case_early("exit"),
+         "one_clock": case_one_clock}
 
 
 def main():

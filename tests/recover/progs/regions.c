@@ -1,7 +1,8 @@
 /* A run that never finishes: REGIONS parallel regions of 2 threads, each
  * with one `for` loop, then "ready" on stdout and a serial wait that only a
  * signal ends (the test kills it with SIGKILL); with the argument "exit" it
- * calls _exit(0) instead of waiting. */
+ * calls _exit(0) instead of waiting, with "many" it makes 4000 times as
+ * many regions (enough to fill chunks of the log's buffers). */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +12,8 @@
 
 int main(int argc, char **argv) {
   double sum = 0;
-  for (int r = 0; r < REGIONS; r++) {
+  int n = argc > 1 && strcmp(argv[1], "many") == 0 ? 4000 * REGIONS : REGIONS;
+  for (int r = 0; r < n; r++) {
 #pragma omp parallel num_threads(2) reduction(+ : sum) /* @par */
     {
 #pragma omp for /* @for */
@@ -19,7 +21,7 @@ int main(int argc, char **argv) {
         sum += i * 0.5;
     }
   }
-  printf("ready %d %.1f\n", REGIONS, sum);
+  printf("ready %d %.1f\n", n, sum);
   fflush(stdout);
   if (argc > 1 && strcmp(argv[1], "exit") == 0)
     _exit(0);
