@@ -593,21 +593,32 @@ def case_damaged_files():
 
 
 def case_empty_shared():
-    """The shared file emptied where every thread wrote only there: one line
-    names it and how many threads are left out, one says no archive was
-    written (none of 0 threads, which readers refuse), exit status 3."""
+    """The shared file emptied, or replaced by another run's, where every
+    thread wrote only there: one line names it and how many threads are left
+    out, one says no archive was written (none of 0 threads, which readers
+    refuse), exit status 3."""
     d = os.path.join(A.work, "empty-shared")
+    other = d + "-other"
     killed_regions(d)
+    killed_regions(other)
     logdir = os.path.join(d, ".log")
     eq(sorted(n for n in os.listdir(logdir) if n.endswith(".log")), [],
        "no thread has a file of its own")
-    os.truncate(os.path.join(logdir, "shared"), 0)
-    r, rest = recover_damage(d, "omptrace: %s/shared is empty: the 2 threads that wrote only "
-                             "there are left out" % logdir)
-    eq(rest, ["omptrace-recover: %s: the log holds no thread (see above); no archive written"
-              % d], "the line after it")
-    eq(r.stdout, "", "no report line")
-    no_archive(d)
+    for kind, what in (("emptied", "is empty: the 2 threads that wrote only there are left out"),
+                       ("swapped", "holds frames of another run: 2 threads there are left out")):
+        v = "%s-%s" % (d, kind)
+        shutil.rmtree(v, ignore_errors=True)
+        shutil.copytree(d, v)
+        path = os.path.join(v, ".log", "shared")
+        if kind == "emptied":
+            os.truncate(path, 0)
+        else:
+            shutil.copyfile(os.path.join(other, ".log", "shared"), path)
+        r, rest = recover_damage(v, "omptrace: %s %s" % (path, what))
+        eq(rest, ["omptrace-recover: %s: the log holds no thread (see above); no archive "
+                  "written" % v], "%s: the line after it" % kind)
+        eq(r.stdout, "", "%s: no report line" % kind)
+        no_archive(v)
 
 
 def no_archive(d):
