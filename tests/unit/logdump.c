@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@ static const char *type_name(unsigned t) {
     return "CLOCK";
   case OT_FRAME_MAPS:
     return "MAPS";
+  case OT_FRAME_LOCATION:
+    return "LOCATION";
   case OT_FRAME_THREAD:
     return "THREAD";
   case OT_FRAME_RECORDS:
@@ -112,14 +115,20 @@ static int dump(const char *dir, const char *name, int dump_recs) {
       memcpy(&l, pl, sizeof l);
       printf(" count=%llu first_ts=%llu last_ts=%llu\n", (unsigned long long)l.count,
              (unsigned long long)l.first_ts, (unsigned long long)l.last_ts);
-    } else if (h->type == OT_FRAME_THREAD &&
-               (h->length == sizeof(ot_log_thread) || h->length == OT_LOG_THREAD_MIN)) {
+    } else if (h->type == OT_FRAME_THREAD && h->length >= OT_LOG_THREAD_MIN &&
+               h->length <= sizeof(ot_log_thread)) {
       ot_log_thread t = {0};
       memcpy(&t, pl, h->length);
       printf(" loc=%u type=%d tid=%d nval=%u", t.loc, t.type, t.tid, t.nval);
-      if (h->length == sizeof t)
+      if (h->length >= offsetof(ot_log_thread, run))
         printf(" shared_bytes=%llu", (unsigned long long)t.shared_bytes);
+      if (h->length == sizeof t)
+        printf(" run=%llu", (unsigned long long)t.run);
       printf("\n");
+    } else if (h->type == OT_FRAME_LOCATION && h->length == sizeof(ot_log_location)) {
+      ot_log_location l;
+      memcpy(&l, pl, sizeof l);
+      printf(" loc=%u %s\n", l.loc, l.what == OT_LOC_OWN_FILE ? "own_file" : "started");
     } else {
       printf("\n");
     }
