@@ -34,9 +34,17 @@ const char *const ot_event_group_names[] = {"parallel", "tasks",   "sync",      
 
 /* OMPTRACE_LIBRARY: the launcher's library path (share/omptrace);
  * OMPTRACE_MERGE(_WAIT): the launcher's merge of an MPI job (docs/mpi.md);
- * OMPTRACE_BUILD_DIR: bench/run.sh's build tree. */
-const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY", "OMPTRACE_MERGE",
-                                         "OMPTRACE_MERGE_WAIT", "OMPTRACE_BUILD_DIR", NULL};
+ * OMPTRACE_BUILD_DIR: bench/run.sh's build tree; OMPTRACE_TEST_*: test-only
+ * hooks of the fault and MPI tests (core/clock.h, mpi/clock_sync.c,
+ * finalize/out.c), not for users, so not in --help either. */
+const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY",
+                                         "OMPTRACE_MERGE",
+                                         "OMPTRACE_MERGE_WAIT",
+                                         "OMPTRACE_BUILD_DIR",
+                                         "OMPTRACE_TEST_CLOCK_SKEW",
+                                         "OMPTRACE_TEST_CLOCK_SYNC_DELAY_MS",
+                                         "OMPTRACE_TEST_FINALIZE_DELAY_MS",
+                                         NULL};
 
 static const char *const clock_choices[] = {"monotonic", "tsc", NULL};
 static const char *const callstack_choices[] = {"user", "machine", NULL};
