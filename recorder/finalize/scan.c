@@ -536,6 +536,18 @@ static void free_notes(void) {
   nlates = caplates = 0;
 }
 
+/* A fork child's copy of what its parent had fed (ot_scan_feed). */
+static struct inherited_feed {
+  scan_loc **fed;
+  par_rec *pars;
+  ot_u64map par_index, untied_sites, untied_tasks, site_cp;
+  ot_intern wait_pairs;
+  barrier_note *barriers;
+  wait_note *waits;
+  if0_note *if0s;
+  late_note *lates;
+} inherited;
+
 static void free_feed(void) {
   for (uint32_t i = 0; i < capfed; i++)
     free(fed[i]);
@@ -619,7 +631,11 @@ void ot_scan_feed(uint32_t loc, const uint8_t *recs, uint32_t nrec, int in_signa
   }
   if (feed_pid != getpid()) {
     /* A fork child: the parent's state is not its own (and may have been
-     * caught half-way): left behind, not freed. */
+     * caught half-way): left behind, not freed, but kept reachable so that
+     * leak checkers do not report the parent's tables as the child's. */
+    inherited = (struct inherited_feed){fed,          pars,    par_index,  untied_sites,
+                                        untied_tasks, site_cp, wait_pairs, barriers,
+                                        waits,        if0s,    lates};
     fed = NULL;
     capfed = 0;
     pars = NULL;

@@ -71,12 +71,15 @@ def returns(stdout):
     return got
 
 
-def load(out, complete=True):
+def load(out, complete=True, excuse=None):
+    """The archive checked by the generic invariants and otf2-print; failures
+    matching the regular expression excuse are expected and dropped."""
     t = archive.Trace(os.path.join(out, "traces.otf2"))
     invariants.check_generic(t, complete=complete)
     otf2_print.check_with_otf2_print(t)
     for f in t.failures:
-        fail(f)
+        if not (excuse and re.search(excuse, f)):
+            fail(f)
     t.failures = []
     return t
 
@@ -321,7 +324,10 @@ def t_own_usr2(mode):
         for f in ("traces.otf2", "where.txt"):
             if not os.path.isfile(os.path.join(snap, f)):
                 fail("snapshot-1/%s missing" % f)
-        load(snap, complete=False)
+        # The program runs its regions while the snapshot is taken: one may
+        # hold the master's fork before the worker recorded its part.
+        load(snap, complete=False,
+             excuse=r"fork of 2 threads, but the next team has members \[0\]$")
     load(out)
 
 
