@@ -250,15 +250,15 @@ static OTF2_CallbackCode count_unknown(OTF2_LocationRef l, OTF2_TimeStamp t, voi
 
 static OTF2_GlobalEvtReaderCallbacks *callbacks(void) {
   OTF2_GlobalEvtReaderCallbacks *c = OTF2_GlobalEvtReaderCallbacks_New();
-  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(c, on_enter);
-  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(c, on_leave);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(c, on_send);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(c, on_isend);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(c, on_recv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(c, on_irecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(c, on_coll_begin);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(c, on_coll_end);
-  OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(c, count_unknown);
+  SET(Enter, on_enter);
+  SET(Leave, on_leave);
+  SET(MpiSend, on_send);
+  SET(MpiIsend, on_isend);
+  SET(MpiRecv, on_recv);
+  SET(MpiIrecv, on_irecv);
+  SET(MpiCollectiveBegin, on_coll_begin);
+  SET(MpiCollectiveEnd, on_coll_end);
+  SET(Unknown, count_unknown);
   SET(Metric, count_metric);
   SET(ThreadFork, count_fork);
   SET(ThreadJoin, count_join);
@@ -275,7 +275,7 @@ static OTF2_GlobalEvtReaderCallbacks *callbacks(void) {
   SET(ParameterString, count_param_string);
   SET(CallingContextSample, count_sample);
   SET(MpiIsendComplete, count_request);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(c, on_irecv_request);
+  SET(MpiIrecvRequest, on_irecv_request);
   SET(MpiRequestTest, count_request);
   SET(MpiRequestCancelled, count_request);
   SET(NonBlockingCollectiveRequest, count_request);
