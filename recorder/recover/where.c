@@ -9,6 +9,7 @@
 #include "buffer/record.h"
 #include "finalize/run.h"
 #include "finalize/scan.h"
+#include "finalize/symbols.h"
 
 #include <omp-tools.h>
 #include <stdlib.h>
@@ -75,6 +76,13 @@ static where_held *held_of(where_loc *l, uint64_t wait_id) {
   return NULL;
 }
 
+static uint64_t outer_cp(const where_loc *l) {
+  for (uint32_t i = l->depth; i-- > 0;)
+    if (l->stack[i].cp)
+      return l->stack[i].cp;
+  return 0;
+}
+
 static void acquired(where_loc *l, const ot_rec *r) {
   pop(l, W_ACQUIRE);
   where_held *h = held_of(l, r->b);
@@ -83,7 +91,7 @@ static void acquired(where_loc *l, const ot_rec *r) {
     return;
   }
   l->held = grow(l->held, &l->capheld, l->nheld + 1, sizeof *l->held);
-  l->held[l->nheld++] = (where_held){r->b, r->c, r->ts, r->kind, 1};
+  l->held[l->nheld++] = (where_held){r->b, r->c, r->ts, outer_cp(l), r->kind, 1};
 }
 
 static void released(where_loc *l, const ot_rec *r, int all) {
@@ -223,6 +231,46 @@ static void origin_pass(ot_where *w, where_loc *l, const ot_rec *r) {
     }
 }
 
+/* Third pass, as finalize names a mutex (finalize/replay.c, mutex_acquire):
+ * a wait or hold whose code pointer is no place in the program (libomp's
+ * own address, or the return of a call it tail-calls, at -O2) takes the
+ * first code pointer in the program of any acquisition of the same mutex
+ * (locations in order, as finalize's scan); where_print.c falls back on
+ * the enclosing construct's. */
+static void lock_site_pass(ot_where *w, where_loc *l, const ot_rec *r) {
+  (void)l;
+  if (r->type != OT_MUTEX_ACQUIRE || !ot_symbols_user_cp(r->c))
+    return;
+  for (uint32_t i = 0; i < w->nlocs; i++) {
+    where_loc *o = &w->locs[i];
+    for (uint32_t k = 0; k < o->depth; k++)
+      if (o->stack[k].what == W_ACQUIRE && o->stack[k].id == r->b && !o->stack[k].cp)
+        o->stack[k].cp = r->c;
+    for (uint32_t k = 0; k < o->nheld; k++)
+      if (o->held[k].wait_id == r->b && !o->held[k].cp)
+        o->held[k].cp = r->c;
+  }
+}
+
+/* Clears the mutex code pointers outside the program; 1 when there were. */
+static int clear_runtime_lock_cps(ot_where *w) {
+  int any = 0;
+  for (uint32_t i = 0; i < w->nlocs; i++) {
+    where_loc *l = &w->locs[i];
+    for (uint32_t k = 0; k < l->depth; k++)
+      if (l->stack[k].what == W_ACQUIRE && !ot_symbols_user_cp(l->stack[k].cp)) {
+        l->stack[k].cp = 0;
+        any = 1;
+      }
+    for (uint32_t k = 0; k < l->nheld; k++)
+      if (!ot_symbols_user_cp(l->held[k].cp)) {
+        l->held[k].cp = 0;
+        any = 1;
+      }
+  }
+  return any;
+}
+
 static int needs_origin(const ot_where *w) {
   for (uint32_t i = 0; i < w->nlocs; i++)
     for (uint32_t k = 0; k < w->locs[i].depth; k++)
@@ -268,6 +316,11 @@ int ot_where_scan(ot_where *w, const ot_run *run, int stacks) {
   each_record(w, run, state_pass);
   if (needs_origin(w))
     each_record(w, run, origin_pass);
+  if (stacks) {
+    ot_symbols_open(run); /* names addresses only when the modules are gone */
+    if (clear_runtime_lock_cps(w))
+      each_record(w, run, lock_site_pass);
+  }
   if (w->first_raw == UINT64_MAX)
     w->first_raw = 0;
   return 0;

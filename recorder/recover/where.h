@@ -33,6 +33,7 @@ typedef struct where_frame {
 
 typedef struct where_held {
   uint64_t wait_id, cp, raw; /* cp, raw: where and when it was acquired */
+  uint64_t outer_cp;         /* the innermost code pointer around the acquisition */
   uint32_t kind;             /* ompt_mutex_t */
   uint32_t depth;            /* nest lock re-acquisitions + 1 */
 } where_held;
@@ -59,8 +60,9 @@ typedef struct ot_where {
 } ot_where;
 
 /* Reads every location's records of a loaded run; with stacks = 0 only
- * each location's last record (enough for ot_where_ended_early). 0, or -1
- * (out of memory). */
+ * each location's last record (enough for ot_where_ended_early). With
+ * stacks it opens the symbols (finalize/symbols.h; the caller closes
+ * them) to name mutexes as the archive does. 0, or -1 (out of memory). */
 typedef struct ot_run ot_run;
 int ot_where_scan(ot_where *w, const ot_run *run, int stacks);
 /* As ot_where_scan with stacks = 0, but without a pass of its own: w

@@ -5,6 +5,7 @@
 #include "recover/where.h"
 
 #include "core/clock.h"
+#include "core/constructs.h"
 #include "finalize/symbols.h"
 
 #include <inttypes.h>
@@ -16,65 +17,27 @@ static double secs(const ot_where *w, uint64_t raw) {
   return a > b ? (double)(a - b) * 1e-9 : 0.0;
 }
 
-/* "file:line" of a code pointer (a return address: the call is at cp-1). */
-static void place(uint64_t cp, char *buf, size_t n) {
+/* The archive's region name of construct c at cp ("barrier @ file.c:12",
+ * or "@ function+0x.." without line information): core/srcloc.c. */
+static void region_name(char *buf, size_t n, enum ot_construct c, uint64_t cp) {
   ot_symbol s[8];
-  if (!cp) {
-    snprintf(buf, n, "?");
-    return;
-  }
-  int k = ot_symbols_lookup(cp - 1, s, 8);
-  const ot_symbol *f = &s[0];
-  const char *file = f->file ? strrchr(f->file, '/') : NULL;
-  if (k >= 1 && f->file && f->line)
-    snprintf(buf, n, "%s:%u", file ? file + 1 : f->file, f->line);
-  else if (k >= 1 && f->function && strcmp(f->function, "??") != 0)
-    snprintf(buf, n, "%s+0x%" PRIx64, f->function, f->offset);
-  else
-    snprintf(buf, n, "0x%" PRIx64, cp);
+  int k = cp ? ot_symbols_lookup(cp - 1, s, 8) : 0;
+  ot_srcloc_region_name(buf, n, ot_construct_name(c), cp, s, k);
 }
 
-static const char *sync_name(uint32_t k) {
-  switch (k) {
-  case ompt_sync_region_barrier_implicit:
-  case ompt_sync_region_barrier_implicit_workshare:
-  case ompt_sync_region_barrier_implicit_parallel:
-    return "implicit barrier";
-  case ompt_sync_region_barrier_implementation:
-    return "barrier (runtime)";
-  case ompt_sync_region_taskwait:
-    return "taskwait";
-  case ompt_sync_region_taskgroup:
-    return "taskgroup";
-  case ompt_sync_region_reduction:
-    return "reduction";
-  case ompt_sync_region_barrier_teams:
-    return "teams barrier";
-  default:
-    return "barrier";
-  }
-}
-
-static const char *work_name(uint32_t k) {
-  static const char *const n[] = {"worksharing", "loop",       "sections", "single", "single",
-                                  "workshare",   "distribute", "taskloop", "scope"};
-  return k < sizeof n / sizeof *n ? n[k] : n[0];
+/* The place alone, as the region name gives it ("file.c:12"), "?" for 0. */
+static void place(uint64_t cp, char *buf, size_t n) {
+  char name[512];
+  ot_symbol s[8];
+  int k = cp ? ot_symbols_lookup(cp - 1, s, 8) : 0;
+  ot_srcloc_region_name(name, sizeof name, "", cp, s, k);
+  snprintf(buf, n, "%s", strncmp(name, " @ ", 3) == 0 ? name + 3 : "?");
 }
 
 static const char *mutex_name(uint32_t k) {
-  switch (k) {
-  case ompt_mutex_nest_lock:
-  case ompt_mutex_test_nest_lock:
-    return "nest lock";
-  case ompt_mutex_critical:
-    return "critical";
-  case ompt_mutex_atomic:
-    return "atomic";
-  case ompt_mutex_ordered:
-    return "ordered";
-  default:
-    return "lock";
-  }
+  enum ot_construct c, wait, sblock;
+  ot_mutex_constructs(k, &c, &wait, &sblock);
+  return ot_construct_name(c);
 }
 
 static const char *thread_type(int32_t t) {
@@ -103,59 +66,63 @@ static const where_frame *waiting(const where_loc *l) {
   return f->what == W_ACQUIRE ? f : NULL;
 }
 
-static void print_wait(const ot_where *w, FILE *out, const where_frame *f, const char *at) {
-  fprintf(out, "  waiting for lock 0x%" PRIx64 " (%s @ %s) since %.6f s", f->id, mutex_name(f->a),
-          at, secs(w, f->raw));
+static void print_wait(const ot_where *w, FILE *out, const where_frame *f, uint64_t cp) {
+  char name[512];
+  enum ot_construct c, wait, sblock;
+  ot_mutex_constructs(f->a, &c, &wait, &sblock);
+  region_name(name, sizeof name, c, cp);
+  fprintf(out, "  waiting for lock 0x%" PRIx64 " (%s) since %.6f s", f->id, name, secs(w, f->raw));
   const where_held *h;
   int who = holder(w, f->id, &h);
   if (who < 0) {
     fprintf(out, ", held by no thread in the log\n");
     return;
   }
-  char acq[256];
-  place(h->cp, acq, sizeof acq);
+  char acq[512];
+  place(h->cp ? h->cp : h->outer_cp, acq, sizeof acq);
   fprintf(out, ", held by thread %d (acquired @ %s at %.6f s)\n", who, acq, secs(w, h->raw));
 }
 
+/* Each frame named by the archive's region of its construct, at its code
+ * pointer or, as finalize does for one outside the program (NULL, or
+ * libomp's own address), the innermost enclosing construct's. */
 static void print_frame(const ot_where *w, FILE *out, const where_loc *l, uint32_t k) {
   const where_frame *f = &l->stack[k];
   uint64_t cp = f->cp;
-  for (uint32_t j = k; !cp && j-- > 0;) /* e.g. a worker's end barrier: no code pointer */
-    cp = l->stack[j].cp;
-  char at[256] = "";
-  if (f->what != W_INITIAL)
-    place(cp, at, sizeof at);
+  for (uint32_t j = k; !ot_symbols_user_cp(cp) && j-- > 0;)
+    if (l->stack[j].cp)
+      cp = l->stack[j].cp;
+  char name[512] = "";
+  enum ot_construct c = OC_COUNT, wait = OC_COUNT;
   double t = secs(w, f->raw);
   switch (f->what) {
   case W_PARALLEL:
-    fprintf(out, "  parallel @ %s (forked here at %.6f s)\n", at, t);
+    region_name(name, sizeof name, OC_PARALLEL, cp);
+    fprintf(out, "  %s (forked here at %.6f s)\n", name, t);
     break;
   case W_IMPLICIT:
-    fprintf(out, "  implicit task %u of %u in parallel @ %s since %.6f s\n", f->a, f->b, at, t);
+    region_name(name, sizeof name, OC_PARALLEL, cp);
+    fprintf(out, "  implicit task %u of %u in %s since %.6f s\n", f->a, f->b, name, t);
     break;
   case W_INITIAL:
     fprintf(out, "  initial task since %.6f s\n", t);
     break;
-  case W_TASK:
-    fprintf(out, "  task @ %s since %.6f s\n", at, t);
-    break;
   case W_SYNC:
-    fprintf(out, "  %s @ %s since %.6f s\n", sync_name(f->a), at, t);
-    break;
   case W_SYNC_WAIT:
-    fprintf(out, "  waiting in %s @ %s since %.6f s\n", sync_name(f->a), at, t);
+    ot_sync_constructs(f->a, &c, &wait);
+    region_name(name, sizeof name, f->what == W_SYNC ? c : wait, cp);
+    fprintf(out, "  %s since %.6f s\n", name, t);
     break;
-  case W_WORK:
-    fprintf(out, "  %s @ %s since %.6f s\n", work_name(f->a), at, t);
-    break;
-  case W_MASKED:
-    fprintf(out, "  masked @ %s since %.6f s\n", at, t);
-    break;
-  case W_REDUCTION:
-    fprintf(out, "  reduction @ %s since %.6f s\n", at, t);
+  case W_ACQUIRE:
+    print_wait(w, out, f, cp);
     break;
   default:
-    print_wait(w, out, f, at);
+    c = f->what == W_TASK     ? OC_TASK
+        : f->what == W_WORK   ? ot_work_construct(f->a)
+        : f->what == W_MASKED ? OC_MASKED
+                              : OC_REDUCTION;
+    region_name(name, sizeof name, c, cp);
+    fprintf(out, "  %s since %.6f s\n", name, t);
     break;
   }
 }
@@ -174,8 +141,8 @@ static void print_loc(const ot_where *w, FILE *out, const where_loc *l) {
   for (uint32_t k = l->depth; k-- > 0;)
     print_frame(w, out, l, k);
   for (uint32_t k = 0; k < l->nheld; k++) {
-    char at[256];
-    place(l->held[k].cp, at, sizeof at);
+    char at[512];
+    place(l->held[k].cp ? l->held[k].cp : l->held[k].outer_cp, at, sizeof at);
     fprintf(out, "  holds %s 0x%" PRIx64 " (acquired @ %s at %.6f s)\n",
             mutex_name(l->held[k].kind), l->held[k].wait_id, at, secs(w, l->held[k].raw));
   }

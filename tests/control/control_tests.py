@@ -331,6 +331,118 @@ def t_own_usr2(mode):
     load(out)
 
 
+def open_regions(t):
+    """Location -> names of the regions still open at the archive's end
+    (those a recovered snapshot leaves at its last time stamp), outermost
+    first."""
+    end = max(e.time for l in t.locs for e in t.events[l])
+    got = {}
+    for l in t.locs:
+        stack = []
+        for e in t.events[l]:
+            kind = type(e).__name__
+            if kind == "Enter":
+                stack.append(e.region.name)
+            elif kind == "Leave":
+                if e.time == end:
+                    break
+                stack.pop()
+        got[l] = stack
+    return got
+
+
+def hang_where(text):
+    """Thread -> its indented where.txt lines, when every thread of hang.c
+    is at its wait (innermost line), else None."""
+    locs, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"thread (\d+) ", line)
+        if m:
+            cur = int(m.group(1))
+            locs[cur] = []
+        elif line.startswith("  ") and cur is not None:
+            locs[cur].append(line.strip())
+    waits = [bool(v) and v[0].startswith(("waiting for lock", "barrier wait")) for v in
+             locs.values()]
+    return locs if len(locs) == 3 and all(waits) else None
+
+
+def t_snapshot_where():
+    """`omptrace snapshot PID` of a hung program built -O2 (tests/control/
+    progs/hang.c): where.txt names every open construct of each waiting
+    thread by a line of hang.c (not __kmp_invoke_microtask+0x92, the site
+    libomp reports for a tail-called omp_set_lock), each thread's innermost
+    wait at the line of the region the snapshot's archive has open, and the
+    construct names the archive's ("barrier wait", "omp_set_lock")."""
+    shutil.rmtree(A.work, ignore_errors=True)
+    os.makedirs(A.work)
+    out = os.path.join(A.work, "trace")
+    env = dict(os.environ, OMP_TOOL_LIBRARIES=A.lib, OMPTRACE_OUTPUT=out)
+    src = os.path.join(HERE, "progs", "hang.c")
+    m = archive.markers(src)
+    p = subprocess.Popen([A.hang], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         universal_newlines=True)
+    locs, snap = None, None
+    try:
+        expect("first line", p.stdout.readline().strip(), "hang")
+        for n in range(1, 31):  # until every thread's wait is in the log (the first, mostly)
+            s = subprocess.run([A.launcher, "snapshot", str(p.pid)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, universal_newlines=True, timeout=200)
+            snap = os.path.join(out, "snapshot-%d" % n)
+            expect("omptrace snapshot %d: exit status (stderr %r)" % (n, s.stderr),
+                   s.returncode, 0)
+            if s.returncode != 0:
+                break
+            with open(os.path.join(snap, "where.txt")) as f:
+                text = f.read()
+            locs = hang_where(text)
+            if locs:
+                break
+            time.sleep(0.1)
+    finally:
+        p.kill()
+        p.communicate(timeout=200)
+    sys.stdout.write("--- where.txt ---\n%s" % text)
+    if not locs:
+        fail("no snapshot found all three threads at their waits")
+        return
+    lines = {str(v) for v in m.values()}
+    for loc, frames in sorted(locs.items()):
+        for f in frames:
+            if f.startswith("initial task"):
+                continue
+            at = re.findall(r" @ ([^ )]+)", f)
+            bad = [x for x in at if not (x.startswith("hang.c:") and x[7:] in lines)]
+            if not at or bad:
+                fail("thread %d: %r names no marked line of hang.c" % (loc, f))
+    t = load(snap, complete=False)
+    opened = open_regions(t)
+    for loc, frames in sorted(locs.items()):
+        inner = opened.get(loc, ["?"])[-1]
+        w = re.search(r"(\S+ @ hang\.c:\d+)", frames[0])
+        where_at = w.group(1).split(" @ ")[1] if w else frames[0]
+        expect("thread %d: innermost wait's line vs the archive's innermost open region %r"
+               % (loc, inner), where_at, inner.split(" @ ")[-1])
+    # Which worker is OpenMP thread 1 depends on the runtime: found by its barrier.
+    bar = [loc for loc, frames in locs.items() if frames[0].startswith("barrier wait @ ")]
+    expect("threads waiting in the barrier", len(bar), 1)
+    held = {}
+    for loc, frames in locs.items():
+        for f in frames:
+            h = re.match(r"holds omp_set_lock (0x[0-9a-f]+) ", f)
+            if h:
+                held[h.group(1)] = loc
+    for loc in sorted(set(locs) - set(bar)):
+        w = re.match(r"waiting for lock (0x[0-9a-f]+) \(omp_set_lock @ hang.c:\d+\) since "
+                     r"[\d.]+ s, held by thread (\d+) \(acquired @ hang.c:\d+ at", locs[loc][0])
+        if not w:
+            fail("thread %d: innermost line is not its lock wait: %r" % (loc, locs[loc][0]))
+            continue
+        expect("thread %d waits for a lock held by" % loc, int(w.group(2)),
+               held.get(w.group(1)))
+        expect("thread %d's lock's holder" % loc, int(w.group(2)), 0 if loc == 0 else bar[:1][0])
+
+
 def summary_paused(out, want_pauses):
     """omptrace-summary --json reports the paused time per thread."""
     import json
@@ -379,6 +491,7 @@ def main():
     ap.add_argument("--summary", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--launcher", required=True)
+    ap.add_argument("--hang")
     ap.add_argument("case")
     A = ap.parse_args()
     c = A.case
@@ -409,6 +522,8 @@ def main():
         t_killpause()
     elif c == "snapshot":
         t_snapshot()
+    elif c == "snapshot_where":
+        t_snapshot_where()
     elif c == "fork":
         t_fork()
     elif c == "marks":

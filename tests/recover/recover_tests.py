@@ -424,13 +424,15 @@ def case_where(mode):
     def at(marker):
         return "%s:%d" % (src, M[marker])
 
+    # the archive's construct names (core/constructs.c)
     if mode == "locks":  # thread 0 = OpenMP thread 0 holds a, wants b
-        wants = {0: ("lock", "want_b", 1, "hold_b"), 1: ("lock", "want_a", 0, "hold_a")}
-        holds = {0: ("lock", "hold_a"), 1: ("lock", "hold_b")}
+        wants = {0: ("omp_set_lock", "want_b", 1, "hold_b"),
+                 1: ("omp_set_lock", "want_a", 0, "hold_a")}
+        holds = {0: ("omp_set_lock", "hold_a"), 1: ("omp_set_lock", "hold_b")}
     else:
         wants = {0: ("critical", "crit_want", 1, "crit_hold"),
-                 1: ("lock", "crit_want_a", 0, "crit_hold_a")}
-        holds = {0: ("lock", "crit_hold_a"), 1: ("critical", "crit_hold")}
+                 1: ("omp_set_lock", "crit_want_a", 0, "crit_hold_a")}
+        holds = {0: ("omp_set_lock", "crit_hold_a"), 1: ("critical", "crit_hold")}
     ids = {}
     for loc in (0, 1):
         lines = locs.get(loc, [""])
@@ -514,7 +516,7 @@ def case_snapshot():
         eq([x.split(" since ")[0] for x in locs.get(0, [""])[1:]], ["initial task"],
            "where.txt: thread 0")
         eq([x.split(" since ")[0] for x in locs.get(1, [""])[1:]],
-           ["waiting in implicit barrier @ regions.c:%d" % M["par"],
+           ["implicit barrier wait @ regions.c:%d" % M["par"],
             "implicit barrier @ regions.c:%d" % M["par"],
             "implicit task 1 of 2 in parallel @ regions.c:%d" % M["par"]], "where.txt: thread 1")
         eq(dead, [], "where.txt: no deadlock")
