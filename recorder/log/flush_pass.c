@@ -9,7 +9,12 @@
  * with hundreds of them never cost a file creation.
  * A frame that cannot be written leaves everything where it was, so the
  * next pass retries it; a partial write is cut off again (ftruncate) so a
- * file is always a sequence of whole frames. */
+ * file is always a sequence of whole frames.
+ * Every file keeps OT_PASS_RESERVE bytes allocated past its end (fallocate
+ * FALLOC_FL_KEEP_SIZE), which only the accounting of the last pass may use:
+ * when the disk is full at the end, the records still in memory are counted
+ * lost and that count (LOST, STATS, CLOCK, META frames) still reaches the
+ * log, so every record the log misses is counted there. */
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include "log/flush_pass.h"
 #include "buffer/chunk.h"
@@ -47,9 +52,19 @@
 typedef struct log_file {
   int fd;
   uint32_t seq;
-  uint64_t size; /* bytes of whole frames written */
-  int torn;      /* a partial write could not be cut off: the file is not size bytes */
+  uint64_t size;  /* bytes of whole frames written */
+  int torn;       /* a partial write could not be cut off: the file is not size bytes */
+  int noreserve;  /* its file system has no fallocate: no reserve */
+  uint64_t alloc; /* bytes from 0 allocated by fallocate (the reserve ends there) */
 } log_file;
+#define LOG_FILE_INIT                                                                              \
+  { .fd = -1 }
+
+/* The reserve past the end of each file (see above): the accounting frames
+ * of a last pass (THREAD, LOST, STATS: 240 bytes per location; META and
+ * CLOCK in the process file) fit many times over. */
+#define OT_PASS_RESERVE (16u << 10)
+#define OT_PASS_RESERVE_SHARED (64u << 10) /* process and shared files */
 
 typedef struct loc_log {
   log_file f;          /* its own file, <loc>.log */
@@ -64,8 +79,8 @@ typedef struct loc_log {
 
 static char dir[PATH_MAX];
 static loc_log *locs; /* OT_MAX_THREADS, untouched pages cost nothing */
-static log_file process = {-1, 0, 0, 0};
-static log_file shared = {-1, 0, 0, 0};
+static log_file process = LOG_FILE_INIT;
+static log_file shared = LOG_FILE_INIT;
 static uint64_t shared_budget; /* OMPTRACE_LOG_SHARED */
 static uint8_t *buf;
 /* A THREAD frame written at the head of a location's own file while buf
@@ -82,6 +97,10 @@ static int fail_errno;
 static uint32_t fail_loc;
 static uint64_t lost_since;
 static unsigned pass_records; /* RECORDS and LOST frames written in this pass */
+/* The accounting of a last pass is being written: frames may use the
+ * reserve, and a location's go to the shared file while it has no file of
+ * its own (a new file has no reserve). */
+static int spending;
 static ot_pass_written_fn on_written;
 
 void ot_pass_on_written(ot_pass_written_fn fn) {
@@ -149,11 +168,37 @@ static void note_pass_ok(int in_signal) {
   lost_since = 0;
 }
 
+/* signal-safe: fallocate(2). Keeps the reserve allocated past the n bytes
+ * about to be appended to f; -1 (errno ENOSPC) when the disk has no room
+ * for both, so the frame is not written. A file system without fallocate
+ * gets no reserve (the accounting of a last pass is then best effort). */
+static int keep_reserve(log_file *f, int fd, uint32_t file, size_t n) {
+  uint64_t want =
+      f->size + n +
+      (file == PROCESS_LOC || file == OT_LOG_SHARED_LOC ? OT_PASS_RESERVE_SHARED : OT_PASS_RESERVE);
+  if (f->noreserve || want <= f->alloc)
+    return 0;
+  int rc;
+  do
+    rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)f->size, (off_t)(want - f->size));
+  while (rc != 0 && errno == EINTR);
+  if (rc == 0) {
+    f->alloc = want;
+    return 0;
+  }
+  if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)
+    return -1;
+  f->noreserve = 1; /* EOPNOTSUPP, ENOSYS, EINVAL... */
+  return 0;
+}
+
 /* signal-safe: seals the frame whose payload (len bytes) follows its
  * header at `frame` and appends it to file `file` (a location, PROCESS_LOC
- * or OT_LOG_SHARED_LOC) with one write(2); `loc` goes into the header. */
+ * or OT_LOG_SHARED_LOC) with one write(2); `loc` goes into the header.
+ * Only with `spend` (the accounting of a last pass) may the frame use the
+ * file's reserve. */
 static int put_frame_at(log_file *f, uint32_t file, void *frame, uint32_t loc, unsigned type,
-                        uint32_t len, int in_signal) {
+                        uint32_t len, int spend, int in_signal) {
   size_t n = ot_frame_seal(frame, type, len, f->seq, loc);
   int fd = f->fd, transient = 0;
   if (fd < 0) {
@@ -168,17 +213,26 @@ static int put_frame_at(log_file *f, uint32_t file, void *frame, uint32_t loc, u
       f->fd = fd;
       nopen++;
     } else {
-      transient = 1;
+      transient = 1; /* reopened per frame: no reserve kept (nobody would free it) */
+      f->noreserve = 1;
     }
+  }
+  if (!spend && keep_reserve(f, fd, file, n) != 0) {
+    int err = errno;
+    if (transient)
+      close(fd);
+    note_failure(file, err, in_signal);
+    return -1;
   }
   ssize_t w;
   do
     w = write(fd, frame, n);
   while (w < 0 && errno == EINTR);
   int err = w < 0 ? errno : ENOSPC;
-  if (w != (ssize_t)n && w > 0 && ftruncate(fd, (off_t)f->size) != 0) {
-    /* The torn frame fails its CRC: readers stop there, as after a crash. */
-    f->torn = 1;
+  if (w != (ssize_t)n && w > 0) {
+    if (ftruncate(fd, (off_t)f->size) != 0)
+      f->torn = 1;      /* the torn frame fails its CRC: readers stop there, as after a crash */
+    f->alloc = f->size; /* the cut may have freed the reserve too */
   }
   if (transient)
     close(fd);
@@ -191,9 +245,17 @@ static int put_frame_at(log_file *f, uint32_t file, void *frame, uint32_t loc, u
   return 0;
 }
 
+/* Gives back the unused reserve of an open file (its end stays). */
+static void release_reserve(log_file *f) {
+  if (f->fd >= 0 && !f->noreserve && f->alloc > f->size)
+    (void)fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)f->size,
+                    (off_t)(f->alloc - f->size));
+  f->alloc = f->size;
+}
+
 /* A process frame from buf. */
 static int put_process(unsigned type, uint32_t len, int in_signal) {
-  return put_frame_at(&process, PROCESS_LOC, buf, 0, type, len, in_signal);
+  return put_frame_at(&process, PROCESS_LOC, buf, 0, type, len, spending, in_signal);
 }
 
 static void thread_payload(void *out, uint32_t loc, const ot_thread *t, uint64_t shared_bytes) {
@@ -211,7 +273,8 @@ static void put_location(uint32_t loc, uint32_t what, int in_signal) {
   static uint64_t frame[(sizeof(ot_frame_hdr) + sizeof(ot_log_location) + 7) / 8];
   ot_log_location l = {loc, what};
   memcpy((ot_frame_hdr *)(void *)frame + 1, &l, sizeof l);
-  (void)put_frame_at(&process, PROCESS_LOC, frame, 0, OT_FRAME_LOCATION, sizeof l, in_signal);
+  (void)put_frame_at(&process, PROCESS_LOC, frame, 0, OT_FRAME_LOCATION, sizeof l, spending,
+                     in_signal);
 }
 
 /* signal-safe: put_frame_at and a THREAD frame built in place. A frame of
@@ -221,8 +284,8 @@ static void put_location(uint32_t loc, uint32_t what, int in_signal) {
 static int put_frame(loc_log *L, uint32_t loc, unsigned type, uint32_t len, int in_signal) {
   uint64_t n = sizeof(ot_frame_hdr) + len;
   if (!L->own) {
-    if (!shared.torn && L->in_shared + n <= shared_budget) {
-      if (put_frame_at(&shared, OT_LOG_SHARED_LOC, buf, loc, type, len, in_signal) != 0)
+    if (!shared.torn && (L->in_shared + n <= shared_budget || spending)) {
+      if (put_frame_at(&shared, OT_LOG_SHARED_LOC, buf, loc, type, len, spending, in_signal) != 0)
         return -1;
       L->in_shared += n;
       return 0;
@@ -230,13 +293,13 @@ static int put_frame(loc_log *L, uint32_t loc, unsigned type, uint32_t len, int 
     if (L->f.seq == 0 && type != OT_FRAME_THREAD) {
       thread_payload((ot_frame_hdr *)(void *)head_frame + 1, loc, ot_thread_get(loc), L->in_shared);
       if (put_frame_at(&L->f, loc, head_frame, loc, OT_FRAME_THREAD, sizeof(ot_log_thread),
-                       in_signal) != 0)
+                       spending, in_signal) != 0)
         return -1;
       put_location(loc, OT_LOC_OWN_FILE, in_signal);
     }
     L->own = 1;
   }
-  return put_frame_at(&L->f, loc, buf, loc, type, len, in_signal);
+  return put_frame_at(&L->f, loc, buf, loc, type, len, spending, in_signal);
 }
 
 static uint8_t *payload(void) {
@@ -260,12 +323,8 @@ static int put_lost(loc_log *L, uint32_t loc, int in_signal) {
   return 0;
 }
 
-/* The owner waits for the chunk that cannot be written: drop it, counted. */
-static void discard_oldest(loc_log *L, ot_ring *r, ot_thread *t) {
-  ot_chunk *c = &r->chunks[r->flush_next];
-  if (atomic_load_explicit(&c->state, memory_order_acquire) != OT_CHUNK_FULL)
-    return;
-  const uint8_t *p = c->base + r->flushed, *end = c->base + c->used;
+/* Records [p, end) of location L dropped: counted, with the time span. */
+static void count_lost(loc_log *L, ot_thread *t, const uint8_t *p, const uint8_t *end) {
   uint64_t n = 0;
   while (p + sizeof(ot_rec) <= end) {
     const ot_rec *rec = (const ot_rec *)p;
@@ -279,9 +338,43 @@ static void discard_oldest(loc_log *L, ot_ring *r, ot_thread *t) {
   L->written += n;
   t->lost += n;
   lost_since += n;
+}
+
+/* The owner waits for the chunk that cannot be written: drop it, counted. */
+static void discard_oldest(loc_log *L, ot_ring *r, ot_thread *t) {
+  ot_chunk *c = &r->chunks[r->flush_next];
+  if (atomic_load_explicit(&c->state, memory_order_acquire) != OT_CHUNK_FULL)
+    return;
+  count_lost(L, t, c->base + r->flushed, c->base + c->used);
   r->flushed = 0;
   r->flush_next = (r->flush_next + 1) % r->nchunks;
   atomic_store_explicit(&c->state, OT_CHUNK_FREE, memory_order_release);
+}
+
+/* A last pass that could not write everything: whatever the ring still
+ * holds (FULL chunks, the active one up to the published end) is dropped,
+ * counted, as flush_ring would have written it. */
+static void drop_rest(loc_log *L, ot_ring *r, ot_thread *t) {
+  for (uint32_t k = 0; k < r->nchunks; k++) {
+    ot_chunk *c = &r->chunks[r->flush_next];
+    unsigned st = atomic_load_explicit(&c->state, memory_order_acquire);
+    if (st == OT_CHUNK_FULL) {
+      count_lost(L, t, c->base + r->flushed, c->base + c->used);
+      r->flushed = 0;
+      r->flush_next = (r->flush_next + 1) % r->nchunks;
+      atomic_store_explicit(&c->state, OT_CHUNK_FREE, memory_order_release);
+      continue;
+    }
+    if (st == OT_CHUNK_ACTIVE) {
+      const uint8_t *cur = atomic_load_explicit(&t->cur, memory_order_acquire);
+      if (atomic_load_explicit(&c->state, memory_order_acquire) == OT_CHUNK_ACTIVE &&
+          cur >= c->base + r->flushed && cur <= c->base + r->chunk_size) {
+        count_lost(L, t, c->base + r->flushed, cur);
+        r->flushed = (uint64_t)(cur - c->base);
+      }
+    }
+    break;
+  }
 }
 
 /* Bytes of the first nrec records at p. */
@@ -445,6 +538,38 @@ static int flush_location(uint32_t loc, int what, int in_signal) {
   return rc;
 }
 
+/* A last pass could not write everything of loc: the rest of its ring is
+ * counted lost, and its THREAD frame (when still missing), LOST and STATS
+ * frames are written from the reserve, so the log says exactly how many
+ * of its records it misses, and when they were made. */
+static int account_location(uint32_t loc, int in_signal) {
+  ot_thread *t = ot_thread_get(loc);
+  if (!t)
+    return 0;
+  loc_log *L = &locs[loc];
+  ot_ring *r = ot_ring_get(loc);
+  if (r)
+    drop_rest(L, r, t);
+  spending = 1;
+  int rc = 0;
+  if (!L->started) {
+    thread_payload(payload(), loc, t, 0);
+    rc = put_frame(L, loc, OT_FRAME_THREAD, sizeof(ot_log_thread), in_signal);
+    if (rc == 0) {
+      L->started = 1;
+      put_location(loc, L->own ? OT_LOC_OWN_FILE : OT_LOC_STARTED, in_signal);
+    }
+  }
+  if (rc == 0 && L->lost.count)
+    rc = put_lost(L, loc, in_signal);
+  if (rc == 0)
+    rc =
+        flush_stats(L, loc, t, __atomic_load_n((ot_sampler_thread **)&t->sampler, __ATOMIC_ACQUIRE),
+                    1, in_signal);
+  spending = 0;
+  return rc;
+}
+
 /* META text: written when it differs from the last one written. */
 static int flush_meta(int finished, int in_signal) {
   char *p = (char *)payload();
@@ -564,10 +689,10 @@ void ot_pass_reset(void) {
   }
   if (process.fd >= 0)
     close(process.fd);
-  process = (log_file){-1, 0, 0, 0};
+  process = (log_file)LOG_FILE_INIT;
   if (shared.fd >= 0)
     close(shared.fd);
-  shared = (log_file){-1, 0, 0, 0};
+  shared = (log_file)LOG_FILE_INIT;
   nopen = 0;
   meta_len = maps_len = 0;
   meta_crc = maps_crc = 0;
@@ -580,20 +705,30 @@ void ot_pass_reset(void) {
 int ot_pass_run(int what, int in_signal) {
   if (!locs || !buf)
     return -1;
-  int rc = 0;
+  int rc = 0, proc_rc = 0, last = what == OT_PASS_FINISH || what == OT_PASS_LAST;
   pass_records = 0;
   if (what != OT_PASS_FULL) {
     if (flush_meta(what == OT_PASS_FINISH, in_signal) != 0)
-      rc = -1;
+      proc_rc = -1;
     if (flush_clock(in_signal) != 0)
-      rc = -1;
+      proc_rc = -1;
     if (flush_maps(in_signal) != 0)
       rc = -1;
   }
   uint32_t n = ot_thread_count();
   for (uint32_t loc = 0; loc < n; loc++)
-    if (flush_location(loc, what, in_signal) != 0)
+    if (flush_location(loc, what, in_signal) != 0) {
+      if (last)
+        (void)account_location(loc, in_signal); /* ot_pass_uncounted says when it failed */
       rc = -1;
+    }
+  if (last && proc_rc != 0) { /* the last CLOCK point and META from the reserve */
+    spending = 1;
+    proc_rc = flush_meta(what == OT_PASS_FINISH, in_signal) | flush_clock(in_signal);
+    spending = 0;
+  }
+  if (proc_rc != 0)
+    rc = -1;
   if (rc == 0 && pass_records > 0)
     note_pass_ok(in_signal);
   return rc;
@@ -602,10 +737,13 @@ int ot_pass_run(int what, int in_signal) {
 void ot_pass_close(void) {
   for (uint32_t i = 0; locs && i < OT_MAX_THREADS; i++) {
     if (locs[i].f.fd >= 0) {
+      release_reserve(&locs[i].f);
       close(locs[i].f.fd);
       locs[i].f.fd = -1;
     }
   }
+  release_reserve(&process);
+  release_reserve(&shared);
   if (process.fd >= 0)
     close(process.fd);
   process.fd = -1;
@@ -621,4 +759,11 @@ uint64_t ot_pass_written(uint32_t loc) {
   if (!locs || loc >= OT_MAX_THREADS || locs[loc].f.torn)
     return 0;
   return locs[loc].f.size;
+}
+
+uint64_t ot_pass_uncounted(void) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; locs && i < OT_MAX_THREADS; i++)
+    n += locs[i].lost.count;
+  return n;
 }

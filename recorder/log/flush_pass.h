@@ -11,7 +11,12 @@ enum {
   OT_PASS_FULL = 0,   /* FULL chunks only (a ring is half full) */
   OT_PASS_ALL = 1,    /* everything recorded so far, captures, stats, CLOCK, META, MAPS */
   OT_PASS_FINISH = 2, /* OT_PASS_ALL with finished=1 in META */
+  OT_PASS_LAST = 3,   /* OT_PASS_ALL as the process ends (a terminating signal) */
 };
+/* A last pass (FINISH or LAST) that cannot write everything drops what is
+ * left in a location's ring and writes its LOST and STATS frames (and the
+ * process file's CLOCK and META) from a reserve kept allocated past the end
+ * of every log file: the log then counts every record it misses. */
 
 /* Allocates the per-location state and the frame buffer, creates
  * log_dir's process file (dir must exist). 0 or -1 (errno set). */
@@ -28,6 +33,9 @@ void ot_pass_reset(void);
  * passes; 0 when none, or when a partial write could not be cut off
  * (finalize then checks every frame's CRC, as recovery does). */
 uint64_t ot_pass_written(uint32_t loc);
+/* Records dropped that no LOST frame on disk counts (the disk had no room
+ * even for the accounting of a last pass). */
+uint64_t ot_pass_uncounted(void);
 
 /* Told of every RECORDS and LOST frame a pass wrote: the records as a
  * reader of the log returns them (a LOST frame as one OT_LOST record).

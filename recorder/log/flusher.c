@@ -37,6 +37,7 @@ static atomic_int ready;    /* ot_log_init succeeded and ot_log_finish has not r
 static atomic_flag kicked = ATOMIC_FLAG_INIT;
 static atomic_uint_fast64_t req_gen, done_gen;
 static atomic_int done_rc;
+static atomic_int last_req; /* the process ends (a signal): passes are last ones */
 static atomic_int write_lock;
 
 /* signal-safe: one compare-and-swap per try. */
@@ -108,7 +109,10 @@ static void *flusher_main(void *arg) {
     int periodic = interval && ot_monotonic_ns() >= next;
     int all = periodic || gen > atomic_load(&done_gen);
     lock_wait();
-    int rc = ot_pass_run(all ? OT_PASS_ALL : OT_PASS_FULL, 0);
+    int rc = ot_pass_run(!all                     ? OT_PASS_FULL
+                         : atomic_load(&last_req) ? OT_PASS_LAST
+                                                  : OT_PASS_ALL,
+                         0);
     unlock();
     ot_filter_resolve_pending(); /* filter decisions, off the hot path */
     if (all) {
@@ -218,6 +222,7 @@ int ot_log_flush_from_signal(int timeout_ms) {
   if (!atomic_load(&ready))
     return -1;
   uint64_t deadline = ot_monotonic_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000u;
+  atomic_store(&last_req, 1); /* what cannot be written is counted in the log's reserve */
   int on_flusher = atomic_load(&running) && pthread_equal(pthread_self(), flusher_tid);
   if (on_flusher || !atomic_load(&running)) {
     /* On the flusher itself the lock may be ours (interrupted mid-pass):
@@ -228,7 +233,7 @@ int ot_log_flush_from_signal(int timeout_ms) {
       struct timespec nap = {0, 1000000};
       nanosleep(&nap, NULL);
     }
-    int rc = ot_pass_run(OT_PASS_ALL, 1);
+    int rc = ot_pass_run(OT_PASS_LAST, 1);
     unlock();
     return rc;
   }
@@ -264,6 +269,11 @@ int ot_log_finish(void) {
   stop_thread();
   lock_wait();
   int rc = ot_pass_run(OT_PASS_FINISH, 0);
+  uint64_t uncounted = ot_pass_uncounted();
+  if (uncounted)
+    ot_warn("%llu records are missing from the record log %s without a count there (the disk "
+            "had no room even for that)",
+            (unsigned long long)uncounted, log_dir);
   atomic_store(&ready, 0);
   ot_pass_close();
   unlock();
@@ -310,6 +320,7 @@ int ot_log_fork_child(const char *new_out_dir) {
    * them (closing our copies does not touch the parent's). */
   atomic_store(&running, 0);
   atomic_store(&ready, 0);
+  atomic_store(&last_req, 0);
   close_pipe(req_pipe);
   close_pipe(reply_pipe);
   ot_pass_reset();
