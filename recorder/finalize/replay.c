@@ -825,9 +825,11 @@ static void implicit_begin(loc_state *ls, const ot_rec *r, uint64_t t) {
 /* Records were dropped between b (first lost) and this record: close what
  * is open at the gap's start, mark the gap with the number of records
  * dropped (an attribute of the OFF record, so readers can report it;
- * docs/otf2-mapping.md), resume here. */
+ * docs/otf2-mapping.md), resume here. raw is the record's time held to the
+ * open team's join; the gap ends at the last record dropped all the same
+ * (a worker's records lost up to the end of the run stay in the gap). */
 static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
-  uint64_t first = r->b && r->b < raw ? r->b : raw;
+  uint64_t first = r->b && r->b < raw ? r->b : raw, last = r->ts > raw ? r->ts : raw;
   samples_until(ls, first);
   uint64_t t0 = ot_out_ts(ls->loc, first);
   close_all(ls, t0);
@@ -835,8 +837,8 @@ static void lost(loc_state *ls, const ot_rec *r, uint64_t raw) {
   if (al)
     W(OTF2_AttributeList_AddUint64(al, ot_defs_lost_records(), r->a));
   measurement(ls, al, t0, OTF2_MEASUREMENT_OFF);
-  samples_until(ls, raw);
-  measurement(ls, NULL, ot_out_ts(ls->loc, raw), OTF2_MEASUREMENT_ON);
+  samples_until(ls, last);
+  measurement(ls, NULL, ot_out_ts(ls->loc, last), OTF2_MEASUREMENT_ON);
 }
 
 /* Paused intervals. At the pause everything open is left; the parallel
