@@ -126,12 +126,14 @@ static int by_start(const void *x, const void *y) {
   return p->t0 < q->t0 ? -1 : p->t0 > q->t0;
 }
 
-/* The union of the paused gaps of all locations. */
-uint64_t otr_paused_ticks(const otr_archive *a, uint32_t *intervals) {
+/* The union of the gaps of all locations that keep() takes, and how many
+ * intervals it makes (overlapping gaps count once). */
+static uint64_t union_ticks(const otr_archive *a, bool (*keep)(const otr_gap *),
+                            uint32_t *intervals) {
   otr_gap *v = otr_xmalloc((a->ngaps ? a->ngaps : 1) * sizeof *v);
   uint32_t n = 0;
   for (uint32_t i = 0; i < a->ngaps; i++)
-    if (a->gaps[i].paused)
+    if (keep(&a->gaps[i]))
       v[n++] = a->gaps[i];
   if (n)
     qsort(v, n, sizeof *v, by_start);
@@ -149,4 +151,29 @@ uint64_t otr_paused_ticks(const otr_archive *a, uint32_t *intervals) {
   }
   free(v);
   return total;
+}
+
+static bool is_paused(const otr_gap *g) {
+  return g->paused;
+}
+static bool is_missing(const otr_gap *g) {
+  return !g->paused && !g->stopped;
+}
+static bool not_paused(const otr_gap *g) {
+  return !g->paused;
+}
+
+uint64_t otr_paused_ticks(const otr_archive *a, uint32_t *intervals) {
+  return union_ticks(a, is_paused, intervals);
+}
+
+uint64_t otr_missing_ticks(const otr_archive *a) {
+  uint32_t n;
+  return union_ticks(a, is_missing, &n);
+}
+
+uint64_t otr_stopped_ticks(const otr_archive *a) {
+  uint32_t n;
+  uint64_t all = union_ticks(a, not_paused, &n), missing = union_ticks(a, is_missing, &n);
+  return all > missing ? all - missing : 0;
 }

@@ -292,6 +292,11 @@ uint64_t otr_lost_ticks(const otr_archive *a);
  * set), and how many such intervals (overlapping gaps of all locations
  * count once). */
 uint64_t otr_paused_ticks(const otr_archive *a, uint32_t *intervals);
+/* The union of the gaps in which records are missing (neither paused nor
+ * stopped), and the time of the stops (a recovered run: from a thread's
+ * last record to the run's end, "omptrace::stopped") outside them. */
+uint64_t otr_missing_ticks(const otr_archive *a);
+uint64_t otr_stopped_ticks(const otr_archive *a);
 uint64_t otr_ns(const otr_archive *a, uint64_t ticks);
 void otr_close(otr_archive *a);
 /* After otr_read: MPI records that could not be matched (a receive without

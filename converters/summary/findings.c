@@ -66,15 +66,16 @@ static void init(sm *s) {
 static void run_findings(sm_findings *k, const sm_facts *f) {
   char a[32], b[32];
   double wall = (double)f->wall_ns, thr = f->threads ? f->threads : 1;
-  if (f->gaps > f->paused_gaps) { /* first: every other figure is of the measured time only */
+  uint32_t missing = f->gaps - f->paused_gaps - f->stopped_gaps; /* stops: nothing missing */
+  if (missing) { /* first: every other figure is of the measured time only */
     fmt_ns(a, sizeof a, (double)f->lost_ns);
     fmt_ns(b, sizeof b, wall);
     add(k, UINT64_MAX,
         "Records are missing in %u measurement gap%s (recording was off: records dropped on a "
         "full disk, or recording switched off): %s of the run (%.0f%%) is left out of every "
         "figure; the other findings are about the %s that were measured.",
-        f->gaps - f->paused_gaps, f->gaps - f->paused_gaps == 1 ? "" : "s", a,
-        100 * (double)f->lost_ns / (wall + (double)f->lost_ns), b);
+        missing, missing == 1 ? "" : "s", a, 100 * (double)f->lost_ns / (wall + (double)f->lost_ns),
+        b);
   }
   /* Serial time leaves out MPI calls: a rank waiting in MPI is no serial
    * code, and more OpenMP threads do not shorten it. In a job, OpenMP

@@ -107,7 +107,11 @@ static void finish(sm *s) {
   sm_overview_totals(s, &f->threads, &f->wall_ns, &f->serial_ns);
   f->mpi_only_ns = sm_ns(s, otr_mpi_only_ticks(s->a));
   const otr_gap *g = otr_gaps(s->a, &f->gaps);
-  f->lost_ns = sm_ns(s, otr_lost_ticks(s->a));
+  /* Time in gaps is only that of the gaps counted as such (records
+   * missing); a stopped thread's time to the run's end is reported apart,
+   * and both are left out of the measured time (wall_ns). */
+  f->lost_ns = sm_ns(s, otr_missing_ticks(s->a));
+  f->stopped_ns = sm_ns(s, otr_stopped_ticks(s->a));
   /* A recovered run: threads whose records end at an "omptrace::stopped"
    * OFF (one per thread; a thread counts once). */
   uint64_t first = otr_first_time(s->a), at = UINT64_MAX;
@@ -128,7 +132,6 @@ static void finish(sm *s) {
   for (uint32_t i = 0; i < f->gaps; i++)
     f->paused_gaps += g[i].paused;
   f->paused_ns = sm_ns(s, otr_paused_ticks(s->a, &f->pauses));
-  f->lost_ns = f->lost_ns > f->paused_ns ? f->lost_ns - f->paused_ns : 0;
 }
 
 static void report_run(sm *s, report *r) {
@@ -144,9 +147,10 @@ static void report_run(sm *s, report *r) {
   rt_col(t, "lost_records", "Records lost in gaps", RV_INT);
   rt_col(t, "lost_ns", "Time in gaps (left out)", RV_NS);
   rt_col(t, "stopped_threads", "Threads whose recording stopped early", RV_INT);
+  rt_col(t, "stopped_ns", "Time after stopped threads' last records (left out)", RV_NS);
   rt_col(t, "pauses", "Paused intervals (omp_control_tool)", RV_INT);
   rt_col(t, "paused_ns", "Paused time (left out)", RV_NS);
-  rt_col(t, "measured_ns", "Measured time (wall time minus gaps and pauses)", RV_NS);
+  rt_col(t, "measured_ns", "Measured time (wall time minus gaps, stops and pauses)", RV_NS);
   rt_col(t, "serial_ns",
          has_mpi ? "Serial time (outside parallel regions and MPI calls)"
                  : "Serial time (outside parallel regions)",
@@ -173,6 +177,7 @@ static void report_run(sm *s, report *r) {
   }
   rt_ns(t, s->facts.lost_ns);
   rt_int(t, s->facts.stopped);
+  rt_ns(t, s->facts.stopped_ns);
   rt_int(t, s->facts.pauses);
   rt_ns(t, s->facts.paused_ns);
   rt_ns(t, wall);
@@ -184,14 +189,16 @@ static void report_run(sm *s, report *r) {
   }
   rt_ns(t, wall > serial + mpi ? wall - serial - mpi : 0);
   if (s->facts.stopped) {
-    char at[32];
+    char at[32], left[32];
     fmt_ns(at, sizeof at, (double)s->facts.stopped_at_ns);
+    fmt_ns(left, sizeof left, (double)s->facts.stopped_ns);
     rt_note(t,
             "recording stopped early: the program did not finish and this archive was recovered "
             "from its record log (omptrace recover); the records of %u thread%s end early, the "
-            "first at %s from the first event; shares and every figure below are of the "
-            "measured time",
-            s->facts.stopped, s->facts.stopped == 1 ? "" : "s", at);
+            "first at %s from the first event; the %s from a thread's last record to the end of "
+            "the run is left out (no record is missing there, but what that thread did is not "
+            "known); shares and every figure below are of the measured time",
+            s->facts.stopped, s->facts.stopped == 1 ? "" : "s", at, left);
   } else if (ngaps > s->facts.stopped_gaps + s->facts.paused_gaps) {
     rt_note(t, "records are missing: shares and every figure below are of the measured time");
   } else if (s->facts.pauses) {

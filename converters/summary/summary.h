@@ -36,14 +36,15 @@ typedef struct sm_mpi sm_mpi;
 /* Headline figures the findings are written from. */
 typedef struct {
   uint64_t wall_ns, serial_ns; /* wall_ns: measured, measurement gaps left out */
-  uint64_t lost_ns;            /* time in measurement gaps (union over threads) */
+  uint64_t lost_ns;            /* time in gaps missing records (union over threads) */
+  uint64_t stopped_ns;         /* after a stopped thread's last record, outside those gaps */
   uint32_t gaps;
   uint32_t stopped;              /* threads whose recording stopped early (recovered run) */
   uint64_t stopped_at_ns;        /* the first such stop, from the first event */
   uint32_t stopped_gaps;         /* gaps that are such stops (no records missing) */
   uint32_t paused_gaps;          /* gaps that are paused intervals (nothing missing) */
   uint32_t pauses;               /* paused intervals (omp_control_tool), all threads */
-  uint64_t paused_ns;            /* their time (in lost_ns's union: left out, not lost) */
+  uint64_t paused_ns;            /* their time (left out like lost_ns, not lost) */
   uint64_t wait_ns[OTR_T_COUNT]; /* over all threads */
   uint64_t busy_ns;              /* work over all threads */
   uint64_t forkjoin_ns, runtime_ns, taskcreate_ns;

@@ -101,7 +101,7 @@ static void report_threads(sm *s, report *r) {
   rt_note(t, "OMP Wait = barrier, taskwait, taskgroup, lock, critical and ordered waits; tasks "
              "run inside a wait count as work (throttled ones too: OMPTRACE_THROTTLE); MPI = time "
              "in MPI calls, also inside parallel regions (then not OMP Work); lost = time "
-             "in measurement gaps (of any thread), "
+             "in measurement gaps and after stopped threads' last records (of any thread), "
              "in no other column; paused = this thread's time in paused intervals "
              "(omp_control_tool), left out like the gaps; all-zero columns are left out");
 }

@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "recorder"))
 sys.path.insert(0, os.path.join(HERE, "..", "unit"))
 import archive  # noqa: E402
+import otf2  # noqa: E402
 import invariants  # noqa: E402
 import otf2_print  # noqa: E402
 from logwrite import META, CLOCK, THREAD, RECORDS, frame, encode, rec_types  # noqa: E402
@@ -382,6 +383,54 @@ def case_summary():
        "early' once")
 
 
+def case_stopped_time():
+    """A run killed while its initial thread hangs in serial code (a lock it
+    holds itself) after a parallel region whose worker's records end at the
+    join: the worker's stop lasts from the join to the run's end. The
+    summary counts it neither as a gap nor as time in gaps (it said 'Time in
+    gaps 2.27 s' with 0 gaps), but as stopped_ns: the union of the stops'
+    OFF .. end intervals as the archive holds them, and left out of the
+    measured time."""
+    d = os.path.join(A.work, "stopped-time")
+    p, line = traced("rcv_deadlock", ["serial"], d)
+    eq(line, "deadlock\n", "deadlock program's first line")
+    probe_until(d, deadlocked, where=True)
+    kill(p)
+    r = run([A.recover, "-q", d])
+    eq(r.returncode, 0, "recover (stderr %r)" % r.stderr)
+    anchor = os.path.join(d, "traces.otf2")
+    t = archive.Trace(anchor)
+    res = t.clock.timer_resolution
+    times = [e.time for l in t.locs for e in t.events[l]]
+    first, end = min(times), max(times)
+    offs = [e.time for l in t.locs for e in t.events[l]
+            if type(e).__name__ == "MeasurementOnOff"
+            and e.measurement_mode == otf2.MeasurementMode.OFF
+            and any(a.name == "omptrace::stopped" for a in (e.attributes or {}))]
+    eq(len(offs), 2, "stopped OFFs in the archive")
+    if not offs:
+        return
+    want = (end - min(offs)) * 10**9 // res  # the union of [off, end]
+    eq(want > 0, True, "the worker's stop lasts (OFF at %d, end %d)" % (min(offs), end))
+    r = run([A.summary, "--format", "json", d])
+    eq(r.returncode, 0, "summary (stderr %r)" % r.stderr)
+    o = json.loads(r.stdout)["overview"]["run"] if r.returncode == 0 else {}
+    eq([o.get(k) for k in ("gaps", "lost_records", "lost_ns", "stopped_threads", "paused_ns")],
+       [0, 0, 0, 2, 0], "JSON overview: gaps, lost_records, lost_ns, stopped_threads, paused_ns")
+    eq(abs(o.get("stopped_ns", -10) - want) <= 1, True,
+       "JSON stopped_ns %r vs the archive's stops %d ns" % (o.get("stopped_ns"), want))
+    wall = (end - first) * 10**9 // res
+    eq(abs(o.get("measured_ns", -10) - (wall - want)) <= 2, True,
+       "JSON measured_ns %r = wall %d - stopped %d" % (o.get("measured_ns"), wall, want))
+    r = run([A.summary, d])
+    lines = [x.split() for x in r.stdout.splitlines()]
+    eq([x[-2:] for x in lines if x[:3] == ["Time", "in", "gaps"]], [["0", "ns"]],
+       "text: Time in gaps")
+    eq("Records are missing" in r.stdout, False, "text: no finding of missing records")
+    eq(r.stdout.count("from a thread's last record to the end of the run is left out"), 1,
+       "text: the stop's time explained once")
+
+
 def where_of(text):
     """Location -> list of its indented lines, and the deadlock lines."""
     locs, cur, dead = {}, None, []
@@ -693,7 +742,7 @@ CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
          "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended,
          "damaged_files": case_damaged_files, "empty_shared": case_empty_shared,
          "early_kill": lambda: case_early("kill"), "early_exit": lambda: case_early("exit"),
-         "one_clock": case_one_clock}
+         "one_clock": case_one_clock, "stopped_time": case_stopped_time}
 
 
 def main():

@@ -1,7 +1,10 @@
 /* A certain deadlock, for `omptrace-recover --where`. Mode "locks": thread
  * 0 holds lock a, thread 1 lock b, then each asks for the other's. Mode
  * "critical": thread 0 holds lock a and then enters the critical section
- * in which thread 1 waits for lock a. Prints "deadlock" first. */
+ * in which thread 1 waits for lock a. Mode "serial": after a parallel
+ * region (its worker parked in the runtime, its records ended at the
+ * join), the initial thread takes lock a twice in serial code. Prints
+ * "deadlock" first. */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -45,6 +48,16 @@ int main(int argc, char **argv) {
   int crit = argc > 1 && strcmp(argv[1], "critical") == 0;
   omp_init_lock(&a);
   omp_init_lock(&b);
+  if (argc > 1 && strcmp(argv[1], "serial") == 0) {
+#pragma omp parallel num_threads(2) /* @spar */
+    {
+#pragma omp barrier
+    } omp_set_lock(&a); /* @serial_hold */
+    printf("deadlock\n");
+    fflush(stdout);
+    omp_set_lock(&a); /* @serial_want */
+    return 0;
+  }
   printf("deadlock\n");
   fflush(stdout);
 #pragma omp parallel num_threads(2) /* @dpar */
