@@ -761,8 +761,9 @@ uint64_t ot_pass_written(uint32_t loc) {
   return locs[loc].f.size;
 }
 
-uint64_t ot_pass_uncounted(void) {
+uint64_t ot_pass_uncounted(int *err) {
   uint64_t n = 0;
+  *err = fail_errno;
   for (uint32_t i = 0; locs && i < OT_MAX_THREADS; i++)
     n += locs[i].lost.count;
   return n;

@@ -34,8 +34,8 @@ void ot_pass_reset(void);
  * (finalize then checks every frame's CRC, as recovery does). */
 uint64_t ot_pass_written(uint32_t loc);
 /* Records dropped that no LOST frame on disk counts (the disk had no room
- * even for the accounting of a last pass). */
-uint64_t ot_pass_uncounted(void);
+ * even for the accounting of a last pass); *err: the write error. */
+uint64_t ot_pass_uncounted(int *err);
 
 /* Told of every RECORDS and LOST frame a pass wrote: the records as a
  * reader of the log returns them (a LOST frame as one OT_LOST record).

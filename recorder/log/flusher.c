@@ -269,11 +269,11 @@ int ot_log_finish(void) {
   stop_thread();
   lock_wait();
   int rc = ot_pass_run(OT_PASS_FINISH, 0);
-  uint64_t uncounted = ot_pass_uncounted();
+  int err = 0;
+  uint64_t uncounted = ot_pass_uncounted(&err);
   if (uncounted)
-    ot_warn("%llu records are missing from the record log %s without a count there (the disk "
-            "had no room even for that)",
-            (unsigned long long)uncounted, log_dir);
+    ot_warn("%llu records were lost: the record log %s could not hold them, nor their count (%s)",
+            (unsigned long long)uncounted, log_dir, strerror(err));
   atomic_store(&ready, 0);
   ot_pass_close();
   unlock();
