@@ -35,6 +35,7 @@ import archive  # noqa: E402
 import invariants  # noqa: E402
 import otf2_print  # noqa: E402
 import tmpdisk  # noqa: E402
+import disk_loss  # noqa: E402
 import otf2  # noqa: E402
 
 SKIP = 77
@@ -1070,6 +1071,9 @@ CASES = {
     "fork": t_fork, "fork_exec": t_fork_exec,
     "disk_full": t_disk_full, "disk_freed": t_disk_freed, "threads256": t_threads256,
 }
+
+
+disk_loss.register(CASES)  # full disks counted exactly (tests/faults/disk_loss.py)
 
 
 def main():
