@@ -1,104 +1,252 @@
 /* The archive directory. An existing archive, or a directory another run
  * is writing to, is never overwritten: the next free <dir>.N is used
- * instead, and the user is told. */
+ * instead, and the user is told. The same for a directory another user
+ * could change under us (theirs, a symbolic link of theirs, or writable by
+ * others): the path is walked one component at a time with openat and
+ * O_NOFOLLOW, so no link another user planted is ever followed. */
 #include "core/output_dir.h"
 #include "core/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int holds_archive(const char *dir) {
-  char p[PATH_MAX + 32];
-  struct stat st;
-  snprintf(p, sizeof p, "%s/" OT_ARCHIVE_NAME ".otf2", dir);
-  if (stat(p, &st) == 0)
-    return 1;
-  snprintf(p, sizeof p, "%s/" OT_ARCHIVE_NAME, dir);
-  return stat(p, &st) == 0;
+#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#define MAX_LINKS 40
+
+static void say(char *why, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, n, fmt, ap);
+  va_end(ap);
 }
 
-int ot_make_dirs(const char *path) {
-  char buf[PATH_MAX];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-    errno = ENAMETOOLONG;
-    return -1;
+static int trusted(uid_t uid) {
+  return uid == geteuid() || uid == 0;
+}
+
+/* Another user could add, remove or rename names in a directory like st:
+ * why says so. */
+static int unsafe(const struct stat *st, int must_be_mine, const char *shown, char *why, size_t n) {
+  if (must_be_mine ? st->st_uid != geteuid() : !trusted(st->st_uid)) {
+    say(why, n, "%s is owned by another user (uid %u)", shown, (unsigned)st->st_uid);
+    return 1;
   }
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-      return -1;
-    *p = '/';
+  if ((st->st_mode & S_IWOTH) && !(st->st_mode & S_ISVTX)) {
+    say(why, n, "%s is writable by every user (mode %04o, not sticky)", shown,
+        (unsigned)(st->st_mode & 07777));
+    return 1;
   }
-  if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-    return -1;
   return 0;
 }
 
-/* Creates dir if needed and checks it is a writable directory. */
-static int usable_dir(const char *dir) {
-  struct stat st;
-  if (ot_make_dirs(dir) != 0 || stat(dir, &st) != 0)
-    return -1;
-  if (!S_ISDIR(st.st_mode)) {
-    errno = ENOTDIR;
+/* The target of the link name in dir, when the link is the caller's or
+ * root's (the same link before and after reading it). */
+static int read_link(int dir, const char *name, const char *shown, char *to, size_t size, char *why,
+                     size_t n) {
+  struct stat a, b;
+  if (fstatat(dir, name, &a, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(a.st_mode))
+    return -1; /* errno from openat stands */
+  if (!trusted(a.st_uid)) {
+    say(why, n, "%s is a symbolic link owned by another user (uid %u): not followed", shown,
+        (unsigned)a.st_uid);
+    errno = ELOOP;
+    return -2;
+  }
+  ssize_t len = readlinkat(dir, name, to, size - 1);
+  if (len < 0 || (size_t)len >= size - 1 || fstatat(dir, name, &b, AT_SYMLINK_NOFOLLOW) != 0 ||
+      a.st_ino != b.st_ino || b.st_uid != a.st_uid) {
+    errno = len < 0 ? errno : ELOOP;
     return -1;
   }
-  return access(dir, W_OK | X_OK);
+  to[len] = 0;
+  return 0;
+}
+
+int ot_dir_open(const char *path, int create, char *why, size_t n) {
+  char rest[2 * PATH_MAX], shown[PATH_MAX], target[PATH_MAX];
+  if (snprintf(rest, sizeof rest, "%s", path) >= PATH_MAX) {
+    say(why, n, "%s: %s", path, strerror(errno = ENAMETOOLONG));
+    return -1;
+  }
+  int links = 0, parent = -1;
+  int fd = open(rest[0] == '/' ? "/" : ".", DIR_FLAGS);
+  snprintf(shown, sizeof shown, "%s", rest[0] == '/' ? "/" : "");
+  char *p = rest;
+  while (fd >= 0) {
+    while (*p == '/')
+      p++;
+    if (!*p)
+      break;
+    char *name = p, *end = strchr(p, '/');
+    p = end ? end + 1 : p + strlen(p);
+    if (end)
+      *end = '\0';
+    if (strcmp(name, ".") == 0)
+      continue;
+    size_t sl = strlen(shown);
+    snprintf(shown + sl, sizeof shown - sl, "%s%s", sl && shown[sl - 1] != '/' ? "/" : "", name);
+    int next = openat(fd, name, DIR_FLAGS);
+    if (next < 0 && errno == ENOENT && create && (mkdirat(fd, name, 0755) == 0 || errno == EEXIST))
+      next = openat(fd, name, DIR_FLAGS); /* EEXIST: another run made it meanwhile */
+    if (next < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+      int e = errno, r = read_link(fd, name, shown, target, sizeof target, why, n);
+      if (r == -2) {
+        int last = !p[strspn(p, "/")];
+        close(fd);
+        if (parent >= 0)
+          close(parent);
+        return last ? -2 : -1;
+      }
+      if (r == 0 && ++links <= MAX_LINKS && strlen(target) + strlen(p) + 2 < PATH_MAX) {
+        /* rest becomes target/remaining, walked from / or from here */
+        char tail[2 * PATH_MAX];
+        snprintf(tail, sizeof tail, "%s/%s", target, p);
+        snprintf(rest, sizeof rest, "%s", tail);
+        p = rest;
+        shown[sl] = 0;
+        if (target[0] == '/') {
+          close(fd);
+          fd = open("/", DIR_FLAGS);
+          snprintf(shown, sizeof shown, "/");
+        }
+        continue;
+      }
+      errno = r == 0 ? ELOOP : e;
+    }
+    if (next < 0) {
+      say(why, n, "%s: %s", shown, strerror(errno));
+      break;
+    }
+    if (parent >= 0)
+      close(parent);
+    parent = fd;
+    fd = next;
+  }
+  if (fd < 0) {
+    int e = errno;
+    if (parent >= 0)
+      close(parent);
+    errno = e;
+    return -1;
+  }
+  /* The directory written in, and the one holding it (else it could be
+   * moved away and a link put in its place). */
+  struct stat st, pst;
+  char parent_shown[PATH_MAX];
+  snprintf(parent_shown, sizeof parent_shown, "the directory above %s", shown);
+  int rc = fd;
+  if (fstat(fd, &st) != 0) {
+    say(why, n, "%s: %s", shown, strerror(errno));
+    rc = -1;
+  } else if (unsafe(&st, 1, shown, why, n)) {
+    rc = -2;
+  } else if (parent >= 0 && fstat(parent, &pst) == 0 && unsafe(&pst, 0, parent_shown, why, n)) {
+    rc = -1;
+  }
+  if (parent >= 0)
+    close(parent);
+  if (rc < 0) {
+    close(fd);
+    errno = EPERM;
+  }
+  return rc;
+}
+
+int ot_dir_path(int fd, const char *hint, char *out, size_t size) {
+  char proc[64], buf[PATH_MAX];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  ssize_t len = readlink(proc, buf, sizeof buf - 1);
+  if (len > 0 && buf[0] == '/') {
+    buf[len] = 0;
+  } else if (!realpath(hint, buf)) {
+    return -1;
+  }
+  if (strlen(buf) >= size) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(out, buf, strlen(buf) + 1);
+  return 0;
+}
+
+int ot_make_dirs(const char *path) {
+  char why[PATH_MAX + 128];
+  int fd = ot_dir_open(path, 1, why, sizeof why);
+  if (fd < 0)
+    return -1;
+  close(fd);
+  return 0;
+}
+
+static int holds_archive(int dir) {
+  struct stat st;
+  return fstatat(dir, OT_ARCHIVE_NAME ".otf2", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+         fstatat(dir, OT_ARCHIVE_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 /* Claims dir for this process by creating <dir>/.log exclusively (the
  * record log, removed once the archive is written), so
  * two programs started at once with the same OMPTRACE_OUTPUT never share
- * a directory. Returns 0 claimed, 1 taken by another run, -1 error. */
-static int claim(const char *dir) {
-  char p[PATH_MAX + 32];
-  snprintf(p, sizeof p, "%s/" OT_LOG_NAME, dir);
-  if (mkdir(p, 0755) == 0)
+ * a directory. mkdirat never follows a link at that name (EEXIST). Returns
+ * 0 claimed, 1 taken by another run, -1 error. */
+static int claim(int dir) {
+  if (mkdirat(dir, OT_LOG_NAME, 0755) == 0)
     return 0;
   return errno == EEXIST ? 1 : -1;
 }
 
 int ot_output_dir_create(char *out, size_t size) {
-  char dir[PATH_MAX];
+  char dir[PATH_MAX], why[PATH_MAX + 128], unsafe_why[PATH_MAX + 128] = "";
   size_t len = strlen(out);
   while (len > 1 && out[len - 1] == '/') /* "out/" names "out" */
     out[--len] = '\0';
   snprintf(dir, sizeof dir, "%s", out);
+  int fd = -1;
   for (unsigned n = 1;; n++) {
-    if (!holds_archive(dir)) {
-      if (usable_dir(dir) != 0) {
-        ot_warn("cannot create or write the output directory %s: %s; tracing is off", dir,
-                strerror(errno));
-        return -1;
-      }
-      int c = claim(dir);
+    fd = ot_dir_open(dir, 1, why, sizeof why);
+    if (fd == -1) {
+      ot_warn("cannot create or write the output directory %s: %s; tracing is off", dir, why);
+      return -1;
+    }
+    if (fd == -2 && !unsafe_why[0]) /* the first says why */
+      snprintf(unsafe_why, sizeof unsafe_why, "%s", why);
+    if (fd >= 0 && !holds_archive(fd)) {
+      int c = claim(fd);
       if (c == 0)
         break;
       if (c < 0) {
         ot_warn("cannot write in the output directory %s: %s; tracing is off", dir,
                 strerror(errno));
+        close(fd);
         return -1;
       }
     }
+    if (fd >= 0)
+      close(fd);
     if (snprintf(dir, sizeof dir, "%s.%u", out, n) >= (int)sizeof dir || n > 9999) {
-      ot_warn("cannot pick a new directory next to %s: tracing is off", out);
+      ot_warn("cannot pick a new directory next to %s%s%s: tracing is off", out,
+              unsafe_why[0] ? ": " : "", unsafe_why);
       return -1;
     }
   }
-  if (strcmp(dir, out) != 0)
+  if (strcmp(dir, out) != 0 && unsafe_why[0])
+    ot_warn("not safe to write in: %s; writing to %s instead", unsafe_why, dir);
+  else if (strcmp(dir, out) != 0)
     ot_warn("%s already holds an archive or is in use: writing to %s instead", out, dir);
   char abs[PATH_MAX];
-  if (!realpath(dir, abs) || strlen(abs) >= size) {
+  if (ot_dir_path(fd, dir, abs, sizeof abs) != 0 || strlen(abs) >= size) {
     ot_warn("cannot resolve the output directory %s: %s; tracing is off", dir, strerror(errno));
+    close(fd);
     return -1;
   }
+  close(fd);
   memcpy(out, abs, strlen(abs) + 1);
   return 0;
 }

@@ -10,12 +10,14 @@
 #include "core/config.h"
 #include "core/config_table.h"
 #include "core/log.h"
+#include "core/output_dir.h"
 #include "core/thread.h"
 #include "faults/faults_int.h"
 #include "log/flusher.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -43,9 +45,39 @@ static void on_snapshot_signal(int sig) {
   errno = saved;
 }
 
+/* <dir>/snapshot-<n>, made new here (mkdirat: never through a link):
+ * a name already there (another user's in a sticky directory) is passed
+ * over for the next number. Its path into out; 0 or -1 after one line. */
+static int make_dir(char *out, size_t size) {
+  char why[PATH_MAX + 128], name[32];
+  int dir = ot_dir_open(ot_cfg.output, 0, why, sizeof why);
+  if (dir < 0) {
+    ot_warn("snapshot %u: %s", taken + 1, why);
+    return -1;
+  }
+  unsigned first = taken + 1;
+  int rc = -1;
+  for (unsigned tries = 0; rc != 0 && tries < 1000; tries++) {
+    snprintf(name, sizeof name, "snapshot-%u", ++taken);
+    rc = mkdirat(dir, name, 0755);
+    if (rc != 0 && errno != EEXIST)
+      break;
+  }
+  close(dir);
+  if (rc != 0) {
+    ot_warn("snapshot %u: cannot make %s/%s: %s", first, ot_cfg.output, name, strerror(errno));
+    return -1;
+  }
+  if (taken != first)
+    ot_warn("snapshot: %s/snapshot-%u is taken: writing to %s instead", ot_cfg.output, first, name);
+  snprintf(out, size, "%s/%s", ot_cfg.output, name);
+  return 0;
+}
+
 static void take_snapshot(void) {
   char out[sizeof ot_cfg.output + 32];
-  snprintf(out, sizeof out, "%s/snapshot-%u", ot_cfg.output, ++taken);
+  if (make_dir(out, sizeof out) != 0)
+    return;
   if (ot_log_flush() != 0)
     ot_warn("snapshot %u: part of the log could not be written; the snapshot lacks it", taken);
   char *argv[] = {NULL, "-q", "--keep", "--where", "-o", out, ot_cfg.output, NULL};

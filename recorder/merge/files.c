@@ -2,7 +2,7 @@
  * link; a copy where linking fails) from its rank's archive unchanged, and
  * the finished archive moved into place, its anchor traces.otf2 last, so a
  * reader never sees half an archive. */
-#define _GNU_SOURCE /* copy_file_range, nftw's FTW_PHYS */
+#define _GNU_SOURCE /* copy_file_range, nftw's FTW_PHYS, renameat2 */
 #include "merge/merge.h"
 
 #include <errno.h>
@@ -18,7 +18,8 @@ static int copy_file(const char *src, const char *dst, uint64_t *bytes) {
   int in = open(src, O_RDONLY | O_CLOEXEC);
   if (in < 0)
     return -1;
-  int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  /* a new file in the new archive: never through a link planted there */
+  int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (out < 0) {
     close(in);
     return -1;
@@ -82,22 +83,28 @@ int mg_remove_tree(const char *path) {
   return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The previous merge is removed first, so a name taken now is another
+ * process's (a link planted in the meantime): never replaced. */
 static int move(const mg_job *j, const char *from, const char *to) {
   char a[4096], b[4096];
   snprintf(a, sizeof a, "%s/%s", j->dir, from);
   snprintf(b, sizeof b, "%s/%s", j->dir, to);
-  if (rename(a, b) == 0)
+  if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_NOREPLACE) == 0)
     return 0;
+  if ((errno == EINVAL || errno == ENOSYS) && rename(a, b) == 0)
+    return 0; /* a file system without RENAME_NOREPLACE */
   mg_error("cannot rename %s to %s (%s)", a, b, strerror(errno));
   return -1;
 }
 
 int mg_install(mg_job *j) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/traces.otf2", j->dir);
-  if (unlink(path) != 0 && errno != ENOENT) {
-    mg_error("%s: %s", path, strerror(errno));
-    return -1;
+  for (int i = 0; i < 2; i++) { /* the anchor first: no archive is left half there */
+    snprintf(path, sizeof path, "%s/traces.%s", j->dir, i ? "def" : "otf2");
+    if (unlink(path) != 0 && errno != ENOENT) {
+      mg_error("%s: %s", path, strerror(errno));
+      return -1;
+    }
   }
   snprintf(path, sizeof path, "%s/traces", j->dir);
   if (mg_remove_tree(path) != 0) {

@@ -12,7 +12,9 @@
 #include "finalize/symbols.h"
 #include "recover/where.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -141,10 +143,49 @@ static int remove_tree(const char *path) {
   return nftw(path, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* -o OUTDIR, created where missing, through no link another user owns
+ * and only when no other user can change it (core/output_dir.h): its
+ * absolute path into path. */
+static int out_dir(const char *out, char *path, size_t size) {
+  char why[PATH_MAX + 128];
+  int fd = ot_dir_open(out, 1, why, sizeof why);
+  if (fd < 0) {
+    fprintf(stderr, ME ": -o %s: %s%s\n", out, fd == -2 ? "not safe to write in: " : "", why);
+    return -1;
+  }
+  int rc = ot_dir_path(fd, out, path, size);
+  if (rc != 0)
+    fprintf(stderr, ME ": -o %s: %s\n", out, strerror(errno));
+  close(fd);
+  return rc;
+}
+
+/* The private directories (.traces.XXXXXX, finalize/otf2_io.h) of an
+ * archive whose writing was cut by a signal: the log rewrites it. Only
+ * real directories of ours. */
+static void clear_private(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    char p[PATH_MAX + 300];
+    struct stat st;
+    if (strncmp(e->d_name, "." OT_ARCHIVE_NAME ".", sizeof OT_ARCHIVE_NAME + 1) != 0 ||
+        strlen(e->d_name) != sizeof OT_ARCHIVE_NAME + 7)
+      continue;
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+      remove_tree(p);
+  }
+  closedir(d);
+}
+
 /* An archive already in the output directory: in place it is an earlier
  * recovery of this same log (the log claims the directory), so it is
  * replaced; with -o another run's archive is never overwritten. */
 static int clear_archive(const char *dir, int in_place) {
+  if (in_place)
+    clear_private(dir);
   if (!exists(dir, OT_ARCHIVE_NAME ".otf2") && !exists(dir, OT_ARCHIVE_NAME ".def") &&
       !exists(dir, OT_ARCHIVE_NAME))
     return 0;
@@ -175,11 +216,26 @@ static int still_running(const ot_run *run) {
          strcmp(host, run->host) == 0 && kill((pid_t)run->pid, 0) == 0;
 }
 
+/* path as a new file (a regular file of ours there is replaced): never
+ * through a link, never into a file of another user. */
+static FILE *create_new(const char *path) {
+  int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  int fd = open(path, flags, 0644);
+  struct stat st;
+  if (fd < 0 && errno == EEXIST && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+      st.st_uid == geteuid() && unlink(path) == 0)
+    fd = open(path, flags, 0644);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (fd >= 0 && !f)
+    close(fd);
+  return f;
+}
+
 static int write_where(const ot_where *w, const char *outdir, const char *dir) {
   char path[PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/where.txt", outdir);
   ot_where_print(w, stdout, dir);
-  FILE *f = fopen(path, "w");
+  FILE *f = create_new(path);
   if (!f) {
     fprintf(stderr, ME ": cannot write %s: %s\n", path, strerror(errno));
     return -1;
@@ -263,12 +319,8 @@ static int recover(const opts *o) {
     ot_run_free(&run);
     return 1;
   }
-  if (o->out) {
-    if (ot_make_dirs(o->out) != 0 || !realpath(o->out, run.dir)) {
-      fprintf(stderr, ME ": %s: %s\n", o->out, strerror(errno));
-      goto done;
-    }
-  }
+  if (o->out && out_dir(o->out, run.dir, sizeof run.dir) != 0)
+    goto done;
   if (clear_archive(run.dir, !o->out) != 0)
     goto done;
   if (o->where) {
