@@ -16,11 +16,16 @@ stdin), never by time.
   fills        1 MiB, free at the start, filled by the log mid-run and never
                freed: the archive cannot be written; the log, recovered
                elsewhere, counts the records still in memory at the end
-  fills_freed  filled mid-run (phase 1), freed, phase 2: archive in place"""
+  fills_freed  filled mid-run (phase 1), freed, phase 2: archive in place
+  sigterm      filled mid-run, SIGTERM at the wait: the signal's flush
+               counts what the rings still hold, as a normal end does (the
+               records made: the same run killed on a roomy disk once its log
+               holds everything before the wait)"""
 
 import collections
 import os
 import re
+import signal
 import shutil
 import struct
 import subprocess
@@ -248,14 +253,59 @@ def t_fills():
     return 0
 
 
+def made_until_wait(tag, steps):
+    """Records per location made before the program's first wait: the run
+    on a roomy disk, SIGKILLed once its log holds them all."""
+    out = F.fresh(tag + "-ref")
+    p = F.Proc([F.prog("victim")] + steps, out, tag=tag + "-ref")
+    t0 = p.line("reached 1")
+    F.wait_log_past(p, out, t0)
+    os.kill(p.pid, signal.SIGKILL)
+    F.expect_status(tag + "-ref", p.finish(), -signal.SIGKILL)
+    c = log_counts(F.log_dir(out))
+    if not c or any(v[1] for v in c.values()):
+        F.fail("%s: the reference run lost records or left no log: %r" % (tag, c))
+        raise F.Abort()
+    return {loc: v[0] for loc, v in c.items()}
+
+
+def t_sigterm():
+    tag = "disk-sigterm"
+    steps = ["big"] * 4 + ["wait"]
+    want = made_until_wait(tag, steps)
+    m = mount(tag, "1m", 1 << 20)
+    if m is None:
+        return F.SKIP
+    mnt, _ = m
+    try:
+        out = os.path.join(mnt, "archive")
+        p = F.Proc([F.prog("victim")] + steps, out, {"OMPTRACE_BUFFER_SIZE": "512K"}, tag=tag)
+        p.line("reached 1")
+        os.kill(p.pid, signal.SIGTERM)
+        F.expect_status(tag, p.finish(), -signal.SIGTERM)
+        err = p.stderr()
+        if "SIGTERM received: omptrace-recover failed; run `omptrace recover" not in err:
+            F.fail("%s: no line says the archive could not be written: %r" % (tag, err))
+        lost = check_log(tag, F.log_dir(out), want)
+        if not all(lost.values()):
+            F.fail("%s: every thread must lose records here: %r" % (tag, lost))
+        copy = recover_elsewhere(tag, out, lost)
+        check_archive(tag, copy, p.pid, lost, True)
+    except F.Abort:
+        pass
+    finally:
+        subprocess.run(["umount", mnt])
+    return 0
+
+
 def case(faults, name):
     global F
     F = faults
     return {"first": t_first, "first_freed": lambda: t_freed(True), "fills": t_fills,
-            "fills_freed": lambda: t_freed(False)}[name]()
+            "fills_freed": lambda: t_freed(False), "sigterm": t_sigterm}[name]()
 
 
 def register(cases):
     """faults.py's CASES gets disk_count_<name> for each case above."""
-    for name in ("first", "first_freed", "fills", "fills_freed"):
+    for name in ("first", "first_freed", "fills", "fills_freed", "sigterm"):
         cases["disk_count_" + name] = (lambda n: lambda: case(sys.modules["__main__"], n))(name)
