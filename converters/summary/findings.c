@@ -133,7 +133,18 @@ static void lock_finding(sm_findings *k, const sm_facts *f) {
   double thr = f->threads ? f->threads : 1;
   if (f->lock_label && f->lock_wait_ns > 0) {
     fmt_ns(a, sizeof a, (double)f->lock_wait_ns);
-    if (f->blame_label) {
+    if (f->blame_label && f->lock_ordered) { /* the holder: the previous iteration */
+      char c[32];
+      fmt_ns(b, sizeof b, (double)f->blame_ns);
+      fmt_ns(c, sizeof c, (double)f->lock_before_ns);
+      add(k, (uint64_t)((double)f->lock_wait_ns / thr),
+          "The ordered section first taken at %s was contended in %.0f%% of its acquisitions "
+          "and cost %s of waiting; %s of it while the previous iteration's ordered section ran "
+          "(%s), %s before the thread of the previous iteration had reached its ordered "
+          "section (the loop body before it, or its own wait: blamed on no code), the rest "
+          "hand-over after its end.",
+          f->lock_label, 100 * f->lock_contention, a, b, f->blame_label, c);
+    } else if (f->blame_label) {
       fmt_ns(b, sizeof b, (double)f->blame_ns);
       add(k, (uint64_t)((double)f->lock_wait_ns / thr),
           "The lock first taken at %s was contended in %.0f%% of its acquisitions and cost %s "

@@ -3,7 +3,13 @@
  * contended when another thread held the lock during the wait, and that
  * overlap is charged (blamed) to the code holding the lock: the construct
  * and line through which the holder acquired it. Each lock keeps its last
- * RING holds, so blame for a wait longer than RING holds is partial. */
+ * RING holds, so blame for a wait longer than RING holds is partial.
+ * What is not blamed is split at the acquisition just before (by another
+ * thread): the time before it took the lock, and the hand-over after the
+ * last release. For an ordered section the first is the time the thread
+ * of the previous iteration had not yet reached its ordered section (the
+ * loop body before it, or its own wait for its turn): it holds nothing
+ * then, and no code is blamed for it. */
 #include "summary.h"
 
 #include "idmap.h"
@@ -27,6 +33,8 @@ typedef struct {
 typedef struct {
   uint32_t id, label; /* label: key of the first acquisition's construct */
   uint64_t acq, wait, max, contended, held, blamed;
+  uint64_t before; /* unblamed, before the previous acquirer took it */
+  bool ordered;    /* an ordered section's (acquired through an ordered region) */
   uint32_t seq;
   hold ring[RING];
   blame *b;
@@ -82,8 +90,10 @@ static void acquire(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint
   x->wait += w;
   if (w > x->max)
     x->max = w;
+  if (site < s->d->n_regions && s->d->regions[site].cls == OTR_C_ORDERED)
+    x->ordered = true;
   /* walk back over earlier holds while they still overlap the wait */
-  uint64_t blamed = 0;
+  uint64_t blamed = 0, first = 0; /* first: blamed on the previous acquisition */
   for (uint32_t k = 1; k <= RING && k < order; k++) {
     hold *h = &x->ring[(order - k) % RING];
     if (h->order != order - k)
@@ -97,7 +107,15 @@ static void acquire(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint
     if (end > beg) {
       charge(x, h->site, end - beg);
       blamed += end - beg;
+      first += k == 1 ? end - beg : 0;
     }
+  }
+  /* before the previous acquirer (another thread) took the lock, less what
+   * earlier holds explain (holds follow each other: all before it) */
+  const hold *p = order > 1 ? &x->ring[(order - 1) % RING] : NULL;
+  if (p && p->order == order - 1 && p->loc != l->index && p->acq > w0) {
+    uint64_t span = (p->acq < t ? p->acq : t) - w0, earlier = blamed - first;
+    x->before += span > earlier ? span - earlier : 0;
   }
   if (blamed)
     x->contended++;
@@ -147,6 +165,8 @@ static void finish(sm *s) {
     s->facts.lock_label = sm_label(s, x->label);
     s->facts.lock_wait_ns = sm_ns(s, x->wait);
     s->facts.lock_contention = x->acq ? (double)x->contended / (double)x->acq : 0;
+    s->facts.lock_ordered = x->ordered;
+    s->facts.lock_before_ns = sm_ns(s, x->before);
     if (x->nb) {
       s->facts.blame_label = sm_label(s, x->b[0].key);
       s->facts.blame_ns = sm_ns(s, x->b[0].wait);
@@ -169,12 +189,14 @@ static void report_locks(sm *s, report *r) {
   rt_col(t, "contention_share", "Contention", RV_PCT);
   rt_col(t, "held_ns", "Held", RV_NS);
   rt_col(t, "unblamed_wait_ns", "Wait, lock free", RV_NS);
+  rt_col(t, "before_acquirer_ns", "Wait before previous acquirer", RV_NS);
   rtable *b = rt_new(r, "locks", "blame", "Lock wait blamed on the holder's code", false);
   rt_col(b, "lock", "Lock", RV_INT);
   rt_col(b, "holder", "Held at", RV_STR);
   rt_col(b, "wait_ns", "Wait caused", RV_NS);
   rt_col(b, "share", "Share of lock's wait", RV_PCT);
   uint32_t shown = sm_limit(s, k->n);
+  bool ordered = false;
   for (uint32_t i = 0; i < shown; i++) {
     lockst *x = k->l[i];
     rt_row(t);
@@ -188,6 +210,8 @@ static void report_locks(sm *s, report *r) {
     rt_pct(t, x->acq ? (double)x->contended / (double)x->acq : 0);
     rt_ns(t, sm_ns(s, x->held));
     rt_ns(t, sm_ns(s, x->wait - x->blamed));
+    rt_ns(t, sm_ns(s, x->before));
+    ordered |= x->ordered;
     for (uint32_t j = 0; j < sm_limit(s, x->nb); j++) {
       rt_row(b);
       rt_int(b, x->id);
@@ -198,8 +222,14 @@ static void report_locks(sm *s, report *r) {
   }
   rt_note(t,
           "%s'Wait, lock free': waiting while no other thread held the lock (hand-over "
-          "latency, descheduled waiters)",
-          shown < k->n ? "more locks with --top 0; " : "");
+          "latency, descheduled waiters); part of it before the previous acquirer took the "
+          "lock (another thread was first), the rest after the last release%s",
+          shown < k->n ? "more locks with --top 0; " : "",
+          ordered ? "; for an ordered section, before the previous acquirer took it means "
+                    "the thread of the previous iteration had not reached its ordered "
+                    "section yet (the loop body before it, or its own wait for its turn): "
+                    "nothing is held then, and that wait is blamed on no code"
+                  : "");
 }
 
 static void free_locks(sm *s) {

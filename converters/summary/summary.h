@@ -61,6 +61,8 @@ typedef struct {
   const char *lock_label, *blame_label;
   uint64_t lock_wait_ns, blame_ns;
   double lock_contention;
+  bool lock_ordered;       /* it is an ordered section's */
+  uint64_t lock_before_ns; /* unblamed wait before the previous acquirer took it */
   /* tasks */
   uint64_t tasks, task_median_ns, task_create_mean_ns;
   /* counters: region with the lowest IPC and its share of cycles */

@@ -159,6 +159,33 @@ def test_locks():
         (1, "omp_set_lock @ b.c:30", 4000)], "blame")
 
 
+def test_ordered():
+    """An ordered section taken in iteration order by 2 threads (gen_archive
+    ordered): the wait while the previous iteration's section ran is blamed
+    on it; the wait before the previous iteration's thread reached its
+    ordered section is no holding: it is before_acquirer_ns, and the
+    finding says so."""
+    d = gen("ordered")
+    j = summary_json(d)
+    x = j["locks"]["locks"]
+    eq([(k["lock"], k["name"]) for k in x], [(0, "ordered @ o.c:5")], "locks")
+    if x:
+        got = {k: x[0][k] for k in ("acquisitions", "wait_ns", "max_wait_ns", "contended",
+                                      "held_ns", "unblamed_wait_ns", "before_acquirer_ns")}
+        eq(got, dict(acquisitions=4, wait_ns=3100, max_wait_ns=1500, contended=2, held_ns=4800,
+                     unblamed_wait_ns=1300, before_acquirer_ns=600), "ordered lock")
+    eq([(b["lock"], b["holder"], b["wait_ns"]) for b in j["locks"]["blame"]],
+       [(0, "ordered @ o.c:5", 1800)], "blame")
+    text = run(d).stdout
+    want = ("The ordered section first taken at ordered @ o.c:5 was contended in 50% of its "
+            "acquisitions and cost 3.1 us of waiting; 1.8 us of it while the previous "
+            "iteration's ordered section ran (ordered @ o.c:5), 600 ns before the thread of "
+            "the previous iteration had reached its ordered section")
+    check(want in text, "ordered finding: %r not in\n%s" % (want, text))
+    check("for an ordered section, before the previous acquirer took it means" in text,
+          "the locks note on ordered sections")
+
+
 def test_tasks():
     j = summary_json(gen("tasks"))
     s = j["tasks"]["summary"]

@@ -150,6 +150,44 @@ static void locks(const char *dir) {
   g_close(g);
 }
 
+/* An ordered section (o.c:5) in iteration order 1..4, t0 and t1 taking
+ * turns: holds [1000,3000] t0, [3500,5000] t1, [5600,6400] t0, [6500,7000]
+ * t1. Waits: it 2 from 2000 (1000 blamed on it 1, 500 hand-over); it 3 from
+ * 5500 (its predecessor released at 5000: 100 hand-over); it 4 from 5000,
+ * before t0 reached its ordered section at 5500 and took it at 5600 (600
+ * before the previous acquirer), 800 blamed, 100 hand-over. */
+static void ordered(const char *dir) {
+  gen *g = g_open(dir, "ordered", 2);
+  uint32_t P = R("parallel @ o.c:3", PARALLEL, "o.c", 3);
+  uint32_t O = R("ordered @ o.c:5", ORDERED, "o.c", 5);
+  uint32_t OW = R("ordered wait @ o.c:5", ORDERED, "o.c", 5);
+  uint32_t OS = R("ordered sblock @ o.c:5", ORDERED_SBLOCK, "o.c", 5);
+  uint32_t IB = R("implicit barrier @ o.c:3", IMPLICIT_BARRIER, "o.c", 3);
+  uint32_t team = g_team(g, 2);
+  g_fork(g, 0, 0, 2);
+  team_in(g, 2, 1000, team, P);
+  static const uint64_t ent[4] = {1000, 2000, 5500, 5000}, acq[4] = {1000, 3500, 5600, 6500},
+                        rel[4] = {3000, 5000, 6400, 7000};
+  for (int it = 0; it < 4; it++) {
+    int l = it % 2;
+    g_enter(g, l, ent[it], O);
+    g_enter(g, l, ent[it], OW);
+    g_leave(g, l, acq[it], OW);
+    g_acquire(g, l, acq[it], 0, (uint32_t)it + 1);
+    g_enter(g, l, acq[it], OS);
+    g_leave(g, l, rel[it], OS);
+    g_release(g, l, rel[it], 0, (uint32_t)it + 1);
+    g_leave(g, l, rel[it], O);
+  }
+  for (int l = 0; l < 2; l++) {
+    g_enter(g, l, 7000 - (uint64_t)(1 - l) * 600, IB);
+    g_leave(g, l, 8000, IB);
+    team_out(g, l, 8000, team, P);
+  }
+  g_join(g, 0, 8000);
+  g_close(g);
+}
+
 static void tasks(const char *dir) {
   gen *g = g_open(dir, "tasks", 2);
   uint32_t P = R("parallel @ c.c:3", PARALLEL, "c.c", 3);
@@ -477,9 +515,10 @@ static void noomp(const char *dir) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: gen_archive imbalance [SHIFT_NS]|gap [UNCOUNTED]|nowait|locks|tasks|"
-                    "counters|samples|scorep|degrade N [PCT]|big EVENTS|idle_location|deep|"
-                    "noomp|markup [NO_RANGE] DIR [ARG [ARG2]]\n");
+    fprintf(stderr,
+            "usage: gen_archive imbalance [SHIFT_NS]|gap [UNCOUNTED]|nowait|locks|ordered|tasks|"
+            "counters|samples|scorep|degrade N [PCT]|big EVENTS|idle_location|deep|"
+            "noomp|markup [NO_RANGE] DIR [ARG [ARG2]]\n");
     return 2;
   }
   const char *s = argv[1], *dir = argv[2];
@@ -494,6 +533,8 @@ int main(int argc, char **argv) {
     locks(dir);
   else if (!strcmp(s, "tasks"))
     tasks(dir);
+  else if (!strcmp(s, "ordered"))
+    ordered(dir);
   else if (!strcmp(s, "counters"))
     counters(dir);
   else if (!strcmp(s, "samples"))
