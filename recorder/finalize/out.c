@@ -264,7 +264,7 @@ static OTF2_ErrorCode write_events(out_state *o) {
  * global definitions. */
 static OTF2_ErrorCode write_all_definitions(out_state *o) {
   uint32_t linked;
-  OTF2_ErrorCode e = ot_local_defs_write(o->archive, o->run->dir, o->nloc, &linked);
+  OTF2_ErrorCode e = ot_local_defs_write(o->archive, ot_otf2_dir(), o->nloc, &linked);
   if (o->nloc > 1)
     ot_verbose("finalize: %u of %u local definition files linked to the first", linked,
                o->nloc - 1);
@@ -309,7 +309,7 @@ static int write_archive(out_state *o) {
     o->reason = o->why;
     return -1;
   }
-  o->archive = ot_otf2_open(dir);
+  o->archive = ot_otf2_open_staged(dir); /* moved into dir once complete */
   if (!o->archive) {
     snprintf(o->why, sizeof o->why, "%s", ot_otf2_reason());
     o->reason = o->why;
@@ -335,6 +335,8 @@ static int write_archive(out_state *o) {
   ot_otf2_closed();
   if (e == OTF2_SUCCESS)
     e = ce;
+  if (ot_otf2_publish(e == OTF2_SUCCESS) != 0 && e == OTF2_SUCCESS)
+    e = OTF2_ERROR_EEXIST; /* a name in dir was taken meanwhile: ot_otf2_reason */
   if (e == OTF2_SUCCESS) {
     atomic_store(&ot_finalize_archive_done, 1);
     test_delay(1);
