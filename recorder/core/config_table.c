@@ -56,7 +56,11 @@ const ot_option ot_options[] = {
     {"OMPTRACE_OUTPUT", "", "directory",
      "Archive directory. Default: omptrace-<program>-<YYYYmmdd-HHMMSS>-<pid> in the current "
      "directory. A directory that already holds an archive, or that another run is writing "
-     "to, is never overwritten: <dir>.1, <dir>.2, ... is used instead (and named on stderr).",
+     "to, is never overwritten: <dir>.1, <dir>.2, ... is used instead (and named on stderr). "
+     "The same for a directory another user could change: a symbolic link of another user's "
+     "(never followed), another user's directory, or one writable by all without the sticky "
+     "bit; the archive is written in a private directory and moved into place, never through "
+     "a link planted meanwhile (docs/recording.md, \"Output paths another user can reach\").",
      OT_OPT_STRING, FIELD(output), 0, 0, NULL},
     {"OMPTRACE_BUFFER_SIZE", OT_BUFFER_SIZE_DEFAULT, "bytes, suffix K, M or G (binary)",
      "Largest event buffer of one thread, mapped when the thread starts (only its first 16 KiB "
