@@ -6,7 +6,9 @@
  * request. When writes fail (full disk) it keeps the chunks in memory and
  * retries; only when a thread needs a chunk that cannot be written is the
  * oldest one discarded, and the log then gets a LOST frame with exactly
- * what was discarded. */
+ * what was discarded. The last flush (normal end, terminating signal) on a
+ * full disk discards what is left and writes the LOST frames into a reserve
+ * kept past the end of every log file (log/flush_pass.h). */
 #ifndef OMPTRACE_LOG_FLUSHER_H
 #define OMPTRACE_LOG_FLUSHER_H
 
