@@ -77,6 +77,7 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
   }
   int links = 0, parent = -1;
   int fd = open(rest[0] == '/' ? "/" : ".", DIR_FLAGS);
+  why[0] = '\0';
   snprintf(shown, sizeof shown, "%s", rest[0] == '/' ? "/" : "");
   char *p = rest;
   while (fd >= 0) {
@@ -113,6 +114,9 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
         shown[sl] = 0;
         if (target[0] == '/') {
           close(fd);
+          if (parent >= 0)
+            close(parent);
+          parent = -1;
           fd = open("/", DIR_FLAGS);
           snprintf(shown, sizeof shown, "/");
         }
@@ -121,7 +125,11 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
       errno = r == 0 ? ELOOP : e;
     }
     if (next < 0) {
-      say(why, n, "%s: %s", shown, strerror(errno));
+      int e = errno;
+      say(why, n, "%s: %s", shown, strerror(e));
+      close(fd);
+      fd = -1;
+      errno = e;
       break;
     }
     if (parent >= 0)
@@ -131,6 +139,8 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
   }
   if (fd < 0) {
     int e = errno;
+    if (!why[0])
+      say(why, n, "%s: %s", shown[0] ? shown : ".", strerror(e));
     if (parent >= 0)
       close(parent);
     errno = e;
