@@ -1015,6 +1015,78 @@ def t_disk_freed():
 # ---- scale ----------------------------------------------------------------------------
 
 
+# roots.c: ROOTS pthreads loop over parallel regions; main returns once each
+# finished READY of them (WORK: the region body's iterations).
+ROOTS, READY, WORK, ROOT_RUNS = 2, 5, 10000000, 20
+# A pthread's region cut by the exit: its worker's implicit task had not
+# begun when recording stopped (t_exit_roots checks it is the last fork).
+CUT_TEAM = r"location (\d+) event \d+ \(ThreadFork\): fork of 2 threads, but the next team " \
+    r"has members \[\1\]$"
+
+
+def t_exit_roots():
+    """main returns while the program's own pthreads are still running
+    parallel regions, ROOT_RUNS times: libomp 14 tears its tables down
+    under them at exit, and the tool's finalize used to run after that
+    (an assertion in kmp_runtime.cpp or SIGSEGV), so the longer the
+    archive took, the likelier the abort; a test-only pause of 100 ms in
+    the archive's writing stands for a large trace. Every
+    run must exit 0 with an archive: the initial thread's one region, and
+    on each pthread's location at least READY regions forked and joined
+    (it recorded until the archive was begun; its open region closed at
+    its last record), no omptrace::stopped marker."""
+    tag = "exit-roots"
+    args = [prog("roots"), str(ROOTS), str(READY), str(WORK)]
+    ref = untraced(args)
+    if ref != (0, "ready 2\n"):
+        fail("%s: untraced run: status and stdout %r" % (tag, ref))
+        return
+    m = archive.markers(source("roots"))
+    aborted = []
+    for run in range(ROOT_RUNS):
+        rtag = "%s-%d" % (tag, run)
+        out = fresh(rtag)
+        status, stdout, err, pid = run_plain(args, out, {"OMPTRACE_TEST_FINALIZE_DELAY_MS": "100"},
+                                             tag=rtag)
+        if status != 0 or stdout != "ready 2\n":
+            aborted.append(status)
+            fail("%s: exit status %r, stdout %r" % (rtag, status, stdout))
+            continue
+        expect_stderr_lines(rtag, err)
+        try:  # the cut region's team may lack the worker (checked below)
+            t = load(rtag, out, "roots", False, False, pid, excuse=CUT_TEAM)
+        except Abort:
+            continue
+        forks = {l: t.kind_count("ThreadFork", l) for l in t.locs}
+        joins = {l: t.kind_count("ThreadJoin", l) for l in t.locs}
+        forking = sorted(l for l in t.locs if forks[l])
+        if len(forking) != 1 + ROOTS or forking[0] != 0:
+            fail("%s: locations forking teams %r, expected 0 and %d more" % (rtag, forking, ROOTS))
+            continue
+        if (forks[0], joins[0], t.enter_count("parallel", m["first"], 0)) != (1, 1, 1):
+            fail("%s: initial thread: %d forks, %d joins, %d Enter(parallel @first); expected 1" % (
+                rtag, forks[0], joins[0], t.enter_count("parallel", m["first"], 0)))
+        for l in forking[1:]:
+            evs = t.events[l]
+            at = [i for i, e in enumerate(evs) if type(e).__name__ == "ThreadFork"]
+            for n, i in enumerate(at):
+                team = next((x.thread_team for x in evs[i + 1:]
+                             if type(x).__name__ == "ThreadTeamBegin"), None)
+                size = len(team.group.members) if team is not None else 0
+                if size != 2 and (n + 1 < len(at) or size != 1 or forks[l] == joins[l]):
+                    fail("%s: location %d: fork %d of %d has a team of %d (2, or 1 for the "
+                         "last one when it was not joined)" % (rtag, l, n + 1, len(at), size))
+            enters = t.enter_count("parallel", m["loop"], l)
+            if joins[l] < READY or forks[l] - joins[l] not in (0, 1) or enters != forks[l]:
+                fail("%s: location %d: %d forks, %d joins, %d Enter(parallel @loop); expected at "
+                     "least %d joined, at most one open, one Enter per fork" % (
+                         rtag, l, forks[l], joins[l], enters, READY))
+        for d in glob.glob(out + "*"):
+            shutil.rmtree(d, ignore_errors=True)
+    print("%s: %d of %d runs ended other than with status 0: %r" % (
+        tag, len(aborted), ROOT_RUNS, aborted))
+
+
 def t_threads256():
     """256 threads under a 5 GiB address-space limit (the issue's case: the
     program alone needs about 3 GiB, mostly thread stacks, and used to abort
@@ -1070,6 +1142,7 @@ CASES = {
     "deadlock_kill": t_deadlock_kill, "snapshot": t_snapshot,
     "fork": t_fork, "fork_exec": t_fork_exec,
     "disk_full": t_disk_full, "disk_freed": t_disk_freed, "threads256": t_threads256,
+    "exit_roots": t_exit_roots,
 }
 
 
