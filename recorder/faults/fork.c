@@ -145,6 +145,9 @@ void ot_fork_cleanup(void) {
     if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
       continue; /* still running (maybe the exec'ed program): not ours to judge */
     snprintf(dir, sizeof dir, "%s/%s", parent, e->d_name);
+    struct stat st; /* a link another user planted there is not ours to empty */
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+      continue;
     if (empty_child_dir(dir))
       remove_child_dir(dir);
   }
