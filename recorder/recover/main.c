@@ -143,19 +143,21 @@ static int remove_tree(const char *path) {
   return nftw(path, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* -o OUTDIR, created where missing, through no link another user owns
- * and only when no other user can change it (core/output_dir.h): its
- * absolute path into path. */
+/* -o OUTDIR, created where missing, or DIR itself when the archive goes
+ * there (path NULL): through no link another user owns and only when no
+ * other user can change it (core/output_dir.h), before anything in it is
+ * replaced; -o's absolute path into path. */
 static int out_dir(const char *out, char *path, size_t size) {
   char why[PATH_MAX + 128];
-  int fd = ot_dir_open(out, 1, why, sizeof why);
+  int fd = ot_dir_open(out, path != NULL, why, sizeof why);
+  const char *opt = path ? "-o " : "";
   if (fd < 0) {
-    fprintf(stderr, ME ": -o %s: %s%s\n", out, fd == -2 ? "not safe to write in: " : "", why);
+    fprintf(stderr, ME ": %s%s: %s%s\n", opt, out, fd == -2 ? "not safe to write in: " : "", why);
     return -1;
   }
-  int rc = ot_dir_path(fd, out, path, size);
+  int rc = path ? ot_dir_path(fd, out, path, size) : 0;
   if (rc != 0)
-    fprintf(stderr, ME ": -o %s: %s\n", out, strerror(errno));
+    fprintf(stderr, ME ": %s%s: %s\n", opt, out, strerror(errno));
   close(fd);
   return rc;
 }
@@ -319,7 +321,7 @@ static int recover(const opts *o) {
     ot_run_free(&run);
     return 1;
   }
-  if (o->out && out_dir(o->out, run.dir, sizeof run.dir) != 0)
+  if (o->out ? out_dir(o->out, run.dir, sizeof run.dir) != 0 : out_dir(run.dir, NULL, 0) != 0)
     goto done;
   if (clear_archive(run.dir, !o->out) != 0)
     goto done;

@@ -281,6 +281,21 @@ def t_recover_link():
         fail("recover_link: status %d, stdout %r, stderr %r" % (p.returncode, p.stdout,
                                                                 p.stderr))
     check_victims("recover_link", vf, vd)
+    # in place, DIR given through nobody's link to root's run: refused
+    # before the archive there is replaced
+    anchor = os.path.join(run, "traces.otf2")
+    before = (open(anchor, "rb").read(), os.stat(anchor).st_mtime_ns)
+    link = os.path.join(s, "run")
+    as_nobody("ln", "-s", run, link)
+    p = subprocess.run([A.recover, "-q", link], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    want = (r"omptrace-recover: %s: not safe to write in: %s is a symbolic link owned by "
+            r"another user \(uid \d+\): not followed" % (re.escape(link), re.escape(link)))
+    if p.returncode != 1 or not re.fullmatch(want + "\n", p.stderr) or p.stdout:
+        fail("recover_link (in place): status %d, stdout %r, stderr %r" % (
+            p.returncode, p.stdout, p.stderr))
+    if (open(anchor, "rb").read(), os.stat(anchor).st_mtime_ns) != before:
+        fail("recover_link (in place): %s was replaced through the link" % anchor)
     p = subprocess.run([A.recover, "-q", "-o", out + "2", run], stderr=subprocess.PIPE,
                        universal_newlines=True)
     if p.returncode != 0 or p.stderr:
