@@ -196,9 +196,9 @@ def t_first():
 def t_freed(first):
     """Full from the first write (first) or filled by phase 1, then freed."""
     tag = "disk-first-freed" if first else "disk-fills-freed"
-    steps = ["big", "wait", "big"] if first else ["big", "big", "big", "big", "wait", "big"]
+    steps = ["big", "wait", "big"] if first else ["big", "big", "wait", "big"]
     want = made(tag, steps)
-    m = mount(tag, "16m", 0 if first else 1 << 20)
+    m = mount(tag, "16m", 0 if first else 1 << 19)
     if m is None:
         return F.SKIP
     mnt, filler = m
