@@ -36,10 +36,22 @@ int ot_faults_snapshot_signal(int *explicit_set);
 /* "SIGTERM" for the signals handled here, "signal" otherwise. signal-safe. */
 const char *ot_faults_signal_name(int sig);
 
-/* signals.c, snapshot.c, fork.c */
+/* signals.c, sigwatch.c, snapshot.c, fork.c */
 void ot_faults_signals_install(unsigned long mask);
 /* Every handler, or (crash_only) all but the terminating signals'. */
 void ot_faults_signals_remove(int crash_only);
+/* The watch (sigwatch.c): a thread of ours that looks every few ms
+ * whether the program replaced one of our crash handlers and, if so,
+ * calls ot_faults_signals_rearm; stopped by ot_faults_signals_remove. */
+void ot_sigwatch_start(void);
+void ot_sigwatch_stop(void);
+/* Puts our handler back in front of every crash handler the program
+ * replaced it with; *handlers gets (1 << sig) for each where that was a
+ * handler of the program's (not SIG_DFL or SIG_IGN). -1 when the watch is
+ * over (the end is claimed, or no crash handler is ours). */
+int ot_faults_signals_rearm(unsigned long *handlers);
+/* In a fork child: the watch's thread is not there (signals.c's flag). */
+void ot_faults_signals_rearm_forked(void);
 /* ot_faults_claim_end for the normal finalize: a terminating signal then
  * cuts it short with one line (signals.c). */
 int ot_faults_claim_finalize(void);

@@ -2,7 +2,9 @@
  * record log, runs omptrace-recover on it in a child, prints one line and
  * then lets the signal do what it would have done without the tool (same
  * exit status, same core dump, the program's own crash handler still
- * called). Everything it runs is async-signal-safe. */
+ * called). Everything it runs is async-signal-safe. A crash handler the
+ * program installs later is found by the watch (sigwatch.c), which puts
+ * ours back in front of it (ot_faults_signals_rearm). */
 #define _GNU_SOURCE /* gettid via syscall */
 #include "core/config.h"
 #include "core/log.h"
@@ -30,8 +32,20 @@
 static const int term_sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
-static struct sigaction old_act[NSIG]; /* written before the handler is installed */
+/* The action to pass a signal on to: the one found at install, or the
+ * program's that the watch found later; first_act is always the former. */
+static struct sigaction old_act[NSIG], first_act[NSIG];
+static atomic_int old_ignores[NSIG]; /* old_act[sig] is SIG_IGN */
+static struct sigaction our_act;
 static int installed[NSIG];
+/* The watch is changing old_act (a handler reads it only once the end is
+ * claimed and this is 0: see ot_faults_signals_rearm). */
+static atomic_int watch_busy;
+/* Signals this thread passed on to a program's handler (1 << sig), and
+ * those it came back with (the program's handler called ours again, as
+ * its previous action): the next pass goes further down, never round. */
+static __thread unsigned long passed_once __attribute__((tls_model("initial-exec")));
+static __thread unsigned long passed_twice __attribute__((tls_model("initial-exec")));
 /* Who ends the run: 0 nobody yet, END_SIGNAL (a signal handler, or a fork
  * child that records nothing), END_FINALIZE (the normal finalize). */
 enum { END_SIGNAL = 1, END_FINALIZE = 2 };
@@ -183,24 +197,74 @@ static void die_now(int sig) {
   _exit(128 + sig); /* a signal whose default is to be ignored */
 }
 
-/* signal-safe: sigaction, raise, and the program's own handler (its
- * concern). What the signal would have done without the tool. */
+/* signal-safe: atomic loads and nanosleep. Once the end is claimed the
+ * watch changes nothing more; this waits for a change it has begun. */
+static void wait_watch(void) {
+  for (int waited = 0; atomic_load(&watch_busy) && waited < FLUSH_WAIT_MS; waited += POLL_MS)
+    nap();
+}
+
+/* signal-safe: sigaction, sigprocmask, raise, and the program's own
+ * handler (its concern). What the signal would have done without the
+ * tool: the program's handler as the kernel would have run it (its
+ * sa_mask and the signal blocked unless SA_NODEFER, the action reset first
+ * for SA_RESETHAND), or the default action. A thread that comes back here
+ * for the same signal (the program's handler, installed after ours, called
+ * ours as its previous action) goes on to the action from before the
+ * program's, and the time after to the default: never round in a loop. */
 static void pass_on(int sig, siginfo_t *si, void *uc) {
-  struct sigaction *old = &old_act[sig];
-  sigaction(sig, old, NULL);
-  if (old->sa_handler == SIG_IGN)
-    return; /* a fault then repeats and the kernel kills */
-  if (old->sa_handler != SIG_DFL) {
-    if (old->sa_flags & SA_SIGINFO)
-      old->sa_sigaction(sig, si, uc);
-    else
-      old->sa_handler(sig);
+  wait_watch();
+  unsigned long bit = 1ul << sig;
+  struct sigaction act = old_act[sig];
+  if (passed_twice & bit) {
+    memset(&act, 0, sizeof act);
+    act.sa_handler = SIG_DFL;
+  } else if (passed_once & bit) {
+    act = first_act[sig];
+    passed_twice |= bit;
+  }
+  void (*info)(int, siginfo_t *, void *) = NULL;
+  void (*plain)(int) = NULL;
+  if (act.sa_flags & SA_SIGINFO)
+    info = act.sa_sigaction;
+  else if (act.sa_handler != SIG_DFL && act.sa_handler != SIG_IGN)
+    plain = act.sa_handler;
+  if ((info || plain) && (act.sa_flags & SA_RESETHAND)) {
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+  } else {
+    sigaction(sig, &act, NULL);
+  }
+  if (info || plain) {
+    sigset_t block = act.sa_mask; /* undone when our handler returns */
+    if (!(act.sa_flags & SA_NODEFER))
+      sigaddset(&block, sig);
+    sigprocmask(SIG_BLOCK, &block, NULL);
+    passed_once |= bit;
+    if (info)
+      info(sig, si, uc);
+    else if (plain)
+      plain(sig);
     return;
   }
+  if (act.sa_handler == SIG_IGN)
+    return; /* a fault then repeats and the kernel kills */
   /* Sent (kill, raise, abort): send it again. A fault (si_code > 0) is
    * re-executed on return and now takes the default action. */
   if (is_term(sig) || !si || si->si_code <= 0)
     die_now(sig);
+}
+
+/* signal-safe: getpid. A crash signal the program ignores, sent by kill,
+ * raise or sigqueue, is ignored as the program asked: no archive, the
+ * recording goes on. abort() (SIGABRT the process sent itself) and faults
+ * kill the process whatever the program set, so the archive is written. */
+static int ignored(int sig, const siginfo_t *si) {
+  if (!atomic_load(&old_ignores[sig]) || !si || si->si_code > 0)
+    return 0;
+  return !(sig == SIGABRT && si->si_pid == getpid());
 }
 
 /* signal-safe: see write_archive and pass_on; the rest is atomics and
@@ -210,6 +274,8 @@ static void pass_on(int sig, siginfo_t *si, void *uc) {
  * handler is called outside that window: it may siglongjmp away. */
 static void on_fault(int sig, siginfo_t *si, void *uc) {
   int saved = errno;
+  if (ignored(sig, si))
+    return;
   int self = (int)syscall(SYS_gettid), owner = 0;
   if (!atomic_compare_exchange_strong(&handler_tid, &owner, self)) {
     if (owner == self || is_term(sig))
@@ -240,9 +306,52 @@ static void install(int sig, int crash) {
   sigemptyset(&sa.sa_mask);
   /* NODEFER: a second signal reaches on_fault and ends the process. */
   sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK | SA_RESTART;
-  old_act[sig] = old;
+  our_act = sa;
+  old_act[sig] = first_act[sig] = old;
+  atomic_store(&old_ignores[sig], !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN);
   if (sigaction(sig, &sa, NULL) == 0)
     installed[sig] = 1;
+}
+
+static int is_ours(const struct sigaction *a) {
+  return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == on_fault;
+}
+
+/* On the watch's thread. Where the program replaced one of our crash
+ * handlers, ours goes back in front and the program's action becomes the
+ * one passed on to. watch_busy is set before end_claimed is read, and a
+ * handler claims the end before it waits for watch_busy (both seq_cst):
+ * either the watch sees the end and changes nothing, or the handler waits
+ * until old_act is whole. The swap returns the action it replaced, so a
+ * handler the program sets between the look and the swap is the one kept. */
+int ot_faults_signals_rearm(unsigned long *handlers) {
+  *handlers = 0;
+  atomic_store(&watch_busy, 1);
+  int any = 0;
+  for (size_t i = 0; !atomic_load(&end_claimed) && i < sizeof crash_sigs / sizeof crash_sigs[0];
+       i++) {
+    int sig = crash_sigs[i];
+    struct sigaction cur, prev;
+    if (!installed[sig])
+      continue;
+    any = 1;
+    if (sigaction(sig, NULL, &cur) != 0 || is_ours(&cur) || sigaction(sig, &our_act, &prev) != 0)
+      continue;
+    if (is_ours(&prev))
+      continue;
+    old_act[sig] = prev;
+    int ign = !(prev.sa_flags & SA_SIGINFO) && prev.sa_handler == SIG_IGN;
+    atomic_store(&old_ignores[sig], ign);
+    if ((prev.sa_flags & SA_SIGINFO) || (!ign && prev.sa_handler != SIG_DFL))
+      *handlers |= 1ul << sig;
+  }
+  int over = !any || atomic_load(&end_claimed);
+  atomic_store(&watch_busy, 0);
+  return over ? -1 : 0;
+}
+
+void ot_faults_signals_rearm_forked(void) {
+  atomic_store(&watch_busy, 0);
 }
 
 void ot_faults_signals_install(unsigned long mask) {
@@ -252,14 +361,20 @@ void ot_faults_signals_install(unsigned long mask) {
   for (size_t i = 0; i < sizeof term_sigs / sizeof term_sigs[0]; i++)
     if (mask & (1ul << term_sigs[i]))
       install(term_sigs[i], 0);
+  int crash = 0;
   for (size_t i = 0; i < sizeof crash_sigs / sizeof crash_sigs[0]; i++)
-    if (mask & (1ul << crash_sigs[i]))
+    if (mask & (1ul << crash_sigs[i])) {
       install(crash_sigs[i], 1);
+      crash |= installed[crash_sigs[i]];
+    }
+  if (crash)
+    ot_sigwatch_start();
 }
 
 /* Puts the program's actions back where ours are still installed; a
  * handler the program set meanwhile stays. */
 void ot_faults_signals_remove(int crash_only) {
+  ot_sigwatch_stop(); /* it re-arms nothing from now on */
   for (int sig = 1; sig < NSIG; sig++) {
     struct sigaction cur;
     if (!installed[sig] || (crash_only && is_term(sig)) || sigaction(sig, NULL, &cur) != 0)

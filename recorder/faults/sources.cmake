@@ -6,4 +6,5 @@ target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/recover_cmd.c
   ${CMAKE_CURRENT_LIST_DIR}/select.c
   ${CMAKE_CURRENT_LIST_DIR}/signals.c
+  ${CMAKE_CURRENT_LIST_DIR}/sigwatch.c
   ${CMAKE_CURRENT_LIST_DIR}/snapshot.c)

@@ -533,6 +533,60 @@ def t_crash(how):
     expect_no_log(tag, out)
 
 
+# ---- the program's own SIGSEGV handler, installed in main ------------------------------
+
+# own_segv.c: case -> (steps before "armed", steps after, exit status, times the
+# program's handler line is written, whether the tool says the handler is the program's).
+OWN_SEGV = {
+    "exit": (["exit"], ["par", "segv"], 42, 1, True),
+    "reraise": (["reraise"], ["par", "segv"], -signal.SIGSEGV, 1, True),
+    "resethand": (["resethand"], ["par", "segv"], -signal.SIGSEGV, 1, True),
+    "chain": (["chain"], ["par", "segv"], -signal.SIGSEGV, 1, True),
+    "again": (["again"], ["par", "segv"], 43, 1, True),
+    "thread": (["thread"], ["par", "segv"], 42, 1, True),
+    "ign": (["ign"], ["par", "raise", "par", "segv"], -signal.SIGSEGV, 0, False),
+    "dfl": (["dfl"], ["par", "segv"], -signal.SIGSEGV, 0, False),
+}
+OWN_LINE = ("omptrace: the program installed its own SIGSEGV handler; on a SIGSEGV omptrace "
+            "writes the archive first, then calls it")
+
+
+def t_own_segv(case):
+    """The program sets SIGSEGV's action first thing in main, after the
+    tool started (its handler, SIG_IGN or SIG_DFL), waits until the tool's
+    watch has put its handler back in front ("armed": a condition, not a
+    time), runs regions and crashes on thread 1 of a region: the archive
+    holds every region up to the crash, the program's handler ran once
+    after it (its line, its exit status), and the tool said so in one line
+    (a handler) or nothing (SIG_IGN, SIG_DFL). Under SIG_IGN a raised
+    SIGSEGV is ignored and recording goes on; the fault still kills."""
+    before, after, want_status, own_lines, said = OWN_SEGV[case]
+    tag = "own-segv-" + case
+    out = fresh(tag)
+    status, stdout, err, pid = run_plain([prog("own_segv")] + before + ["armed"] + after, out,
+                                         tag=tag)
+    expect_status(tag, status, want_status)
+    want = "start: tool\narmed\n" + ("raised\n" if "raise" in after else "") + \
+        "own handler 11\n" * own_lines
+    if stdout != want:
+        fail("%s: stdout %r, expected %r" % (tag, stdout, want))
+    expect_stderr_lines(tag, err)
+    lines = [l for l in err.splitlines() if "its own SIGSEGV handler" in l]
+    if lines != ([OWN_LINE] if said else []):
+        fail("%s: the program's handler said in %r, expected %s" % (
+            tag, lines, "once" if said else "never"))
+    received = [l for l in err.splitlines() if "SIGSEGV received" in l]
+    if len(received) != 1:
+        fail("%s: expected one 'SIGSEGV received' line, got %r" % (tag, received))
+    if not archive_after_fault(tag, out, err):
+        return
+    t = load(tag, out, "own_segv", False, True, pid)
+    phases = after.count("par")
+    expect_phases(tag, t, "own_segv", {"par": PHASE * phases, "bar": PHASE * phases, "crash": 1,
+                                       "crashbar": 1}, THREADS)
+    expect_no_log(tag, out)
+
+
 # ---- deaths that leave the log: _exit, SIGKILL, torn frames ---------------------------
 
 
@@ -1141,7 +1195,8 @@ CASES = {
     "torn_shared": t_torn_shared,
     "deadlock_kill": t_deadlock_kill, "snapshot": t_snapshot,
     "fork": t_fork, "fork_exec": t_fork_exec,
-    "disk_full": t_disk_full, "disk_freed": t_disk_freed, "threads256": t_threads256,
+    "disk_full": t_disk_full,
+    **{"own_segv_" + c: (lambda c=c: t_own_segv(c)) for c in OWN_SEGV}, "disk_freed": t_disk_freed, "threads256": t_threads256,
     "exit_roots": t_exit_roots,
 }
 
