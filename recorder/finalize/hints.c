@@ -1,5 +1,6 @@
-/* Tasks per task region and their summed time, kept by region id (dense,
- * finalize/defs.c), so the replay adds two numbers per completed task. */
+/* Tasks per task region and their summed time, and flushes per flush
+ * region with the times of the first and last, kept by region id (dense,
+ * finalize/defs.c), so the replay adds a few numbers per task or flush. */
 #include "finalize/hints.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -17,6 +18,13 @@ typedef struct {
 static task_sum *sums;
 static uint32_t cap;
 
+typedef struct {
+  uint64_t count, first, last;
+} flush_sum;
+
+static flush_sum *flushes;
+static uint32_t fcap;
+
 void ot_hint_task_done(uint32_t region, uint64_t ns) {
   if (region >= cap) {
     task_sum *s = ot_grow(sums, &cap, (uint64_t)region + 1, sizeof *s, 64);
@@ -28,13 +36,51 @@ void ot_hint_task_done(uint32_t region, uint64_t ns) {
   sums[region].ns += ns;
 }
 
+void ot_hint_flush(uint32_t region, uint64_t t) {
+  if (region >= fcap) {
+    flush_sum *f = ot_grow(flushes, &fcap, (uint64_t)region + 1, sizeof *f, 16);
+    if (!f)
+      return; /* out of memory: no hint for this flush */
+    flushes = f;
+  }
+  flush_sum *f = &flushes[region];
+  if (f->count++ == 0 || t < f->first)
+    f->first = t;
+  if (t > f->last)
+    f->last = t;
+}
+
+/* One flush per OT_HINT_TASK_NS or more often: a spin-wait flushing per spin. */
+static int busy(const flush_sum *f) {
+  return f->count >= OT_HINT_TASKS && f->last - f->first < f->count * OT_HINT_TASK_NS;
+}
+
+static void report_flushes(void) {
+  uint32_t top = 0, n = 0;
+  for (uint32_t r = 0; r < fcap; r++)
+    if (busy(&flushes[r]) && (n++ == 0 || flushes[r].count > flushes[top].count))
+      top = r;
+  if (n == 0)
+    return;
+  const flush_sum *f = &flushes[top];
+  char others[48] = "";
+  if (n > 1)
+    snprintf(others, sizeof others, " (and %" PRIu32 " more flush site%s)", n - 1,
+             n == 2 ? "" : "s");
+  double span = (double)(f->last - f->first) * 1e-9;
+  char rate[48] = "";
+  if (span > 0)
+    snprintf(rate, sizeof rate, ", %.0f a second", (double)f->count / span);
+  ot_info("hint: %" PRIu64 " flushes at %s%s%s; OMPTRACE_THROTTLE=1000,10us traces the first 1000 "
+          "per thread and counts the rest (docs/control.md)",
+          f->count, ot_defs_region_name(top), others, rate);
+}
+
 static int tiny(const task_sum *s) {
   return s->count >= OT_HINT_TASKS && s->ns < s->count * OT_HINT_TASK_NS;
 }
 
-void ot_hints_report(void) {
-  if (ot_cfg.throttle_n) /* the user throttles already */
-    return;
+static void report_tasks(void) {
   uint32_t top = 0, n = 0; /* the site with the most tiny tasks, of n */
   for (uint32_t r = 0; r < cap; r++)
     if (tiny(&sums[r]) && (n++ == 0 || sums[r].count > sums[top].count))
@@ -51,8 +97,18 @@ void ot_hints_report(void) {
           s->count, ot_defs_region_name(top), others, (double)s->ns / (double)s->count * 1e-3);
 }
 
+void ot_hints_report(void) {
+  if (ot_cfg.throttle_n) /* the user throttles already */
+    return;
+  report_tasks();
+  report_flushes();
+}
+
 void ot_hints_free(void) {
   free(sums);
   sums = NULL;
   cap = 0;
+  free(flushes);
+  flushes = NULL;
+  fcap = 0;
 }

@@ -688,10 +688,11 @@ static void mutex_released(loc_state *ls, const ot_rec *r, uint64_t t) {
                         lock < lock_cap ? lock_count[lock] : 0));
 }
 
-static void zero_length(loc_state *ls, enum ot_construct c, uint64_t cp, uint64_t t) {
+static uint32_t zero_length(loc_state *ls, enum ot_construct c, uint64_t cp, uint64_t t) {
   uint32_t region = ot_region(c, effective_cp(ls, cp));
   enter(ls, t, region);
   leave(ls, t, region);
+  return region;
 }
 
 static void close_create(loc_state *ls) {
@@ -1170,8 +1171,8 @@ static void mpi_record(loc_state *ls, const ot_rec *r, uint64_t t) {
 /* Constructs that are one event: a zero-length region. */
 static void point_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   switch (r->type) {
-  case OT_FLUSH:
-    zero_length(ls, OC_FLUSH, r->b, t);
+  case OT_FLUSH: /* a flush per spin of a spin-wait gets the hint (hints.h) */
+    ot_hint_flush(zero_length(ls, OC_FLUSH, r->b, t), t);
     break;
   case OT_CANCEL:
     zero_length(ls, ot_cancel_construct(r->a), r->b, t);
