@@ -350,9 +350,49 @@ def t_sticky_anchor():
     check_victims("sticky_anchor", vf, vd)
 
 
+def t_full_anchor():
+    """Issue 26, item 1: an archive that cannot be written (a disk with room
+    for its directories, not its event files) leaves nothing with the
+    archive's names, no private directory, and one line saying how to
+    recover; the log is untouched and recovers in full elsewhere."""
+    run = os.path.join(A.work, "full-run")
+    shutil.rmtree(run, ignore_errors=True)
+    e = env(run)
+    e["OMPTRACE_KEEP_LOG"] = "1"
+    subprocess.run([os.path.join(A.bin, "fault_victim"), "par1", "big", "par2"], env=e,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    mnt = os.path.join(A.work, "small")
+    os.mkdir(mnt)
+    m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if m.returncode != 0:
+        print("skipped: cannot mount a tmpfs here: %s" % m.stdout.strip())
+        return SKIP
+    try:
+        out = os.path.join(mnt, "archive")
+        p = subprocess.run([A.recover, "-q", "-o", out, run], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+        want = (r"omptrace: cannot write archive %s: No space left on device .*; nothing of the "
+                r"archive is left; the record log is kept: `omptrace recover` on its directory "
+                r"writes the archive \(-o OUTDIR to write it elsewhere\)" % re.escape(out))
+        if p.returncode != 1 or not re.fullmatch(want + "\n", p.stderr) or p.stdout:
+            fail("full_anchor: status %d, stdout %r, stderr %r" % (p.returncode, p.stdout,
+                                                                   p.stderr))
+        if os.listdir(out):
+            fail("full_anchor: %s holds %r after the failure" % (out, os.listdir(out)))
+    finally:
+        subprocess.run(["umount", mnt])
+    p = subprocess.run([A.recover, "-q", "-o", run + "-copy", run], stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode != 0 or p.stderr:
+        fail("full_anchor: the log recovers elsewhere: status %d, %r" % (p.returncode, p.stderr))
+    expect_archive("full_anchor", run + "-copy", 16 + 2000, 3)
+
+
 CASES = {"output_link": t_output_link, "dot1_link": t_dot1_link, "fork_link": t_fork_link,
          "snapshot_link": t_snapshot_link, "recover_link": t_recover_link,
-         "planted_anchor": t_planted_anchor, "sticky_anchor": t_sticky_anchor}
+         "planted_anchor": t_planted_anchor, "sticky_anchor": t_sticky_anchor,
+         "full_anchor": t_full_anchor}
 
 
 def main():
