@@ -13,7 +13,7 @@ stdin), never by time.
                tool's last line counts every record
   first_freed  full from the first write, freed after phase 1 (records
                dropped there); the archive is written in place
-  fills        2 MiB, free at the start, filled by the log mid-run and never
+  fills        1 MiB, free at the start, filled by the log mid-run and never
                freed: the archive cannot be written; the log, recovered
                elsewhere, counts the records still in memory at the end
   fills_freed  filled mid-run (phase 1), freed, phase 2: archive in place
@@ -236,9 +236,9 @@ def t_freed(first):
 
 def t_fills():
     tag = "disk-fills"
-    steps = ["big"] * 6
+    steps = ["big"] * 5
     want = made(tag, steps)
-    m = mount(tag, "2m", 2 << 20)
+    m = mount(tag, "1m", 1 << 20)
     if m is None:
         return F.SKIP
     mnt, _ = m
