@@ -216,10 +216,22 @@ static void put_metric(loc_state *ls, uint64_t t) {
   W(ot_evt_metric(ls->loc, t, metric_class, (uint8_t)ls->nvalues, ls->values));
 }
 
-/* Regions the filter excludes are left out; what they contain is not. */
+static int lazy_frame(const frame *f);
+
+/* Regions the filter excludes are left out; what they contain is not. A
+ * region entered right on top of a lazy wait (a tree reduction inside its
+ * barrier) lies inside the wait, which is then written, from its begin
+ * (docs/otf2-mapping.md); a task's regions are on a stack of its own. */
 static void enter(loc_state *ls, uint64_t t, uint32_t region) {
   if (ot_region_excluded(region))
     return;
+  if (ls->n >= 2 && ls->st[ls->n - 1].type != F_TASK && ls->st[ls->n - 1].region == region &&
+      lazy_frame(&ls->st[ls->n - 2])) {
+    frame *w = &ls->st[ls->n - 2];
+    uint64_t t0 = w->order - 1;
+    w->order = 0;
+    enter(ls, t0, w->region);
+  }
   if (ls->pending || (strict && ls->nvalues))
     put_metric(ls, t);
   W(ot_evt_enter(ls->loc, t, region));

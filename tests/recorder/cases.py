@@ -263,6 +263,22 @@ def check_reduction(t, m):
     t.expect_enters("loop", m["loop"], each=[1, 1])
 
 
+def check_tree_reduce(t, m):
+    """The master's implementation barrier at the loop holds its wait and,
+    inside it, the one reduction; the worker's wait spans its barrier and
+    is left out (docs/otf2-mapping.md, sync regions)."""
+    t.expect_enters("loop", m["loop"], each=[1, 1])
+    t.expect_enters("implementation barrier", m["loop"], each=[1, 1])
+    t.expect_enters("reduction", m["loop"], loc0=1, total=1)
+    t.expect_enters("implementation barrier wait", m["loop"], loc0=1, total=1)
+    names = [e.region.name.split(" @ ")[0] for e in t.events[t.locs[0]]
+             if type(e).__name__ in ("Enter", "Leave")]
+    i = names.index("implementation barrier") if "implementation barrier" in names else 0
+    t.expect("master's barrier, its wait and the reduction inside", names[i:i + 6],
+             ["implementation barrier", "implementation barrier wait", "reduction", "reduction",
+              "implementation barrier wait", "implementation barrier"])
+
+
 def check_cancel(t, m):
     t.expect_enters("cancel parallel activated", m["cancel_par"], each=[1, 1])
     t.expect_enters("cancel loop activated", m["cancel_for"], each=[1, 1])
@@ -586,6 +602,7 @@ CASES = {
     "locks": (check_locks, {}, 0, True),
     "ordered": (check_ordered, {}, 0, True),
     "reduction": (check_reduction, {"KMP_FORCE_REDUCTION": "critical"}, 0, True),
+    "tree_reduce": (check_tree_reduce, {"KMP_FORCE_REDUCTION": "tree"}, 0, True),
     "cancel": (check_cancel, {"OMP_CANCELLATION": "true"}, 0, True),
     "exit_inside": (check_exit_inside, {}, 3, False),
     "exit_task": (check_exit_task, {"OMPTRACE_SAMPLING": "1kHz"}, 3, False),
