@@ -75,7 +75,7 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
     say(why, n, "%s: %s", path, strerror(errno = ENAMETOOLONG));
     return -1;
   }
-  int links = 0, parent = -1;
+  int links = 0;
   int fd = open(rest[0] == '/' ? "/" : ".", DIR_FLAGS);
   why[0] = '\0';
   snprintf(shown, sizeof shown, "%s", rest[0] == '/' ? "/" : "");
@@ -93,6 +93,16 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
       continue;
     size_t sl = strlen(shown);
     snprintf(shown + sl, sizeof shown - sl, "%s%s", sl && shown[sl - 1] != '/' ? "/" : "", name);
+    /* The directory holding the one written in, checked before that is
+     * made: else it could be moved away and a link put in its place. */
+    struct stat pst;
+    char above[PATH_MAX + 32];
+    snprintf(above, sizeof above, "the directory above %s", shown);
+    if (!p[strspn(p, "/")] && fstat(fd, &pst) == 0 && unsafe(&pst, 0, above, why, n)) {
+      close(fd);
+      errno = EPERM;
+      return -1;
+    }
     int next = openat(fd, name, DIR_FLAGS);
     if (next < 0 && errno == ENOENT && create && (mkdirat(fd, name, 0755) == 0 || errno == EEXIST))
       next = openat(fd, name, DIR_FLAGS); /* EEXIST: another run made it meanwhile */
@@ -101,8 +111,6 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
       if (r == -2) {
         int last = !p[strspn(p, "/")];
         close(fd);
-        if (parent >= 0)
-          close(parent);
         return last ? -2 : -1;
       }
       if (r == 0 && ++links <= MAX_LINKS && strlen(target) + strlen(p) + 2 < PATH_MAX) {
@@ -114,9 +122,6 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
         shown[sl] = 0;
         if (target[0] == '/') {
           close(fd);
-          if (parent >= 0)
-            close(parent);
-          parent = -1;
           fd = open("/", DIR_FLAGS);
           snprintf(shown, sizeof shown, "/");
         }
@@ -132,36 +137,25 @@ int ot_dir_open(const char *path, int create, char *why, size_t n) {
       errno = e;
       break;
     }
-    if (parent >= 0)
-      close(parent);
-    parent = fd;
+    close(fd);
     fd = next;
   }
   if (fd < 0) {
     int e = errno;
     if (!why[0])
       say(why, n, "%s: %s", shown[0] ? shown : ".", strerror(e));
-    if (parent >= 0)
-      close(parent);
     errno = e;
     return -1;
   }
-  /* The directory written in, and the one holding it (else it could be
-   * moved away and a link put in its place). */
-  struct stat st, pst;
-  char parent_shown[PATH_MAX];
-  snprintf(parent_shown, sizeof parent_shown, "the directory above %s", shown);
+  /* The directory written in: no other user may put names in it. */
+  struct stat st;
   int rc = fd;
   if (fstat(fd, &st) != 0) {
     say(why, n, "%s: %s", shown, strerror(errno));
     rc = -1;
   } else if (unsafe(&st, 1, shown, why, n)) {
     rc = -2;
-  } else if (parent >= 0 && fstat(parent, &pst) == 0 && unsafe(&pst, 0, parent_shown, why, n)) {
-    rc = -1;
   }
-  if (parent >= 0)
-    close(parent);
   if (rc < 0) {
     close(fd);
     errno = EPERM;

@@ -325,6 +325,28 @@ def t_planted_anchor():
     check_victims("planted_anchor", vf, vd)
 
 
+def t_parent_theirs():
+    """OMPTRACE_OUTPUT=P/out where P is nobody's: nobody could move out
+    away and put a link in its place, so no .N helps: one line, the program
+    runs untraced, nothing is made in P."""
+    vf, vd = make_victims()
+    theirs = os.path.join(A.work, "theirs-parent")
+    shutil.rmtree(theirs, ignore_errors=True)
+    os.mkdir(theirs)
+    subprocess.run(["chown", "nobody:nogroup", theirs], check=True)
+    out = os.path.join(theirs, "out")
+    status, stdout, err = victim_run(out)
+    expect_victim_output("parent_theirs", status, stdout)
+    want = (r"omptrace: cannot create or write the output directory %s: the directory above %s "
+            r"is owned by another user \(uid \d+\); tracing is off" % (re.escape(out),
+                                                                      re.escape(out)))
+    if not re.fullmatch(want + "\n", err):
+        fail("parent_theirs: stderr %r, expected one line %r" % (err, want))
+    if os.listdir(theirs):
+        fail("parent_theirs: %s holds %r" % (theirs, os.listdir(theirs)))
+    check_victims("parent_theirs", vf, vd)
+
+
 def t_sticky_anchor():
     """The output directory is root's and sticky (as /tmp): accepted, and
     nobody plants traces.otf2 -> victim during the run. The archive is
@@ -392,7 +414,7 @@ def t_full_anchor():
 CASES = {"output_link": t_output_link, "dot1_link": t_dot1_link, "fork_link": t_fork_link,
          "snapshot_link": t_snapshot_link, "recover_link": t_recover_link,
          "planted_anchor": t_planted_anchor, "sticky_anchor": t_sticky_anchor,
-         "full_anchor": t_full_anchor}
+         "full_anchor": t_full_anchor, "parent_theirs": t_parent_theirs}
 
 
 def main():
