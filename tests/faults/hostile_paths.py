@@ -347,6 +347,23 @@ def t_parent_theirs():
     check_victims("parent_theirs", vf, vd)
 
 
+def t_world_writable():
+    """An output directory of root's that every user may write in (0777,
+    not sticky): nobody could plant names there, so DIR.1 is used."""
+    vf, vd = make_victims()
+    out = os.path.join(A.work, "open")
+    os.mkdir(out)
+    os.chmod(out, 0o777)
+    status, stdout, err = victim_run(
+        out, lambda r: as_nobody("ln", "-s", vf, os.path.join(out, "traces.otf2")))
+    expect_victim_output("world_writable", status, stdout)
+    expect_line("world_writable", err, r"omptrace: not safe to write in: %s is writable by every "
+                r"user \(mode 0777, not sticky\); writing to %s\.1 instead"
+                % (re.escape(out), re.escape(out)))
+    expect_archive("world_writable", out + ".1", 16, 3, 416)
+    check_victims("world_writable", vf, vd)
+
+
 def t_sticky_anchor():
     """The output directory is root's and sticky (as /tmp): accepted, and
     nobody plants traces.otf2 -> victim during the run. The archive is
@@ -414,7 +431,8 @@ def t_full_anchor():
 CASES = {"output_link": t_output_link, "dot1_link": t_dot1_link, "fork_link": t_fork_link,
          "snapshot_link": t_snapshot_link, "recover_link": t_recover_link,
          "planted_anchor": t_planted_anchor, "sticky_anchor": t_sticky_anchor,
-         "full_anchor": t_full_anchor, "parent_theirs": t_parent_theirs}
+         "full_anchor": t_full_anchor, "parent_theirs": t_parent_theirs,
+         "world_writable": t_world_writable}
 
 
 def main():
