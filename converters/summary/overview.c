@@ -84,13 +84,20 @@ static void gaps_report(sm *s, report *r) {
     rt_str(t, s->d->location_names[v[i].loc]);
   }
   uint64_t known;
+  bool stops = false;
+  for (uint32_t i = 0; i < n; i++)
+    stops = stops || v[i].stopped;
   rt_note(t,
           "records of these threads are missing (MeasurementOnOff: dropped on a full disk, "
           "or recording switched off); times from the first event; the gaps are left out "
-          "of every figure of this report%s",
+          "of every figure of this report%s%s",
           lost_records(v, n, &known) ? ""
                                      : "; records lost: unknown where the archive does not say "
-                                       "(written by another tool or an older omptrace)");
+                                       "(written by another tool or an older omptrace)",
+          stops ? "; 'none (recording stopped)': no gap, the thread's records end there (the "
+                  "program did not finish), and its time to the end of the run is left out "
+                  "as the stopped time of the run overview"
+                : "");
   free(v);
 }
 

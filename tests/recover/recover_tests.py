@@ -429,6 +429,8 @@ def case_stopped_time():
     eq("Records are missing" in r.stdout, False, "text: no finding of missing records")
     eq(r.stdout.count("from a thread's last record to the end of the run is left out"), 1,
        "text: the stop's time explained once")
+    eq(r.stdout.count("'none (recording stopped)': no gap, the thread's records end there"), 1,
+       "text: the gaps table's note says a stop is no gap")
 
 
 def where_of(text):
