@@ -409,8 +409,13 @@ def t_full_anchor():
         return SKIP
     try:
         out = os.path.join(mnt, "archive")
+        # an archive abandoned after an OTF2 error is left to the process's end
+        # (finalize/out.c): libotf2's writers then count as leaks
         p = subprocess.run([A.recover, "-q", "-o", out, run], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, universal_newlines=True)
+                           stderr=subprocess.PIPE, universal_newlines=True,
+                           env=dict(os.environ, ASAN_OPTIONS=":".join(
+                               x for x in (os.environ.get("ASAN_OPTIONS"), "detect_leaks=0")
+                               if x)))
         want = (r"omptrace: cannot write archive %s: No space left on device .*; nothing of the "
                 r"archive is left; the record log is kept: `omptrace recover` on its directory "
                 r"writes the archive \(-o OUTDIR to write it elsewhere\)" % re.escape(out))
