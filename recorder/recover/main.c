@@ -279,6 +279,15 @@ static void load_filter(const ot_run *run) {
  * to recover, as for a directory that holds an archive), 3 when the damage
  * named before left no thread. */
 static int no_threads(const ot_run *run, const char *dir) {
+  if (!run->nmissing && !run->nexpect && !run->flushed) {
+    /* The tool writes the process file's first frames as it starts. */
+    fprintf(stderr,
+            ME ": %s: the log is empty, without even the frames written as the run started: "
+               "every write to it failed (a full disk: the run's last line counted the records "
+               "lost), or it was emptied since; no archive written\n",
+            dir);
+    return 0;
+  }
   if (!run->nmissing && !run->nexpect) {
     fprintf(stderr,
             ME ": %s: no thread's records were flushed to the log yet: the program ended "

@@ -188,7 +188,8 @@ def t_first():
         return F.SKIP
     try:
         out = os.path.join(m[0], "archive")
-        status, stdout, err, _ = F.run_plain([F.prog("victim")] + steps, out, tag=tag)
+        status, stdout, err, _ = F.run_plain([F.prog("victim")] + steps, out,
+                                             {"OMPTRACE_KEEP_LOG": "1"}, tag=tag)
         F.expect_status(tag, status, 0)
         if stdout != "done 0\n":
             F.fail("%s: stdout %r" % (tag, stdout))
@@ -197,6 +198,17 @@ def t_first():
         if [int(x) for x in said] != [sum(want.values())]:
             F.fail("%s: the run made %d records, stderr counts %r lost: %r" % (
                 tag, sum(want.values()), said, err))
+        # Its log, recovered elsewhere, is empty and said to be so.
+        copy = F.fresh(tag + "-copy")
+        os.makedirs(copy)
+        shutil.copytree(F.log_dir(out), F.log_dir(copy))
+        rc, _, rerr = F.recover(copy)
+        F.expect_status(tag + ": omptrace-recover", rc, 0)
+        if rerr != ("omptrace-recover: %s: the log is empty, without even the frames written as "
+                    "the run started: every write to it failed (a full disk: the run's last line "
+                    "counted the records lost), or it was emptied since; no archive written\n"
+                    % copy):
+            F.fail("%s: omptrace-recover on the empty log: %r" % (tag, rerr))
     finally:
         subprocess.run(["umount", m[0]])
     return 0
