@@ -587,6 +587,39 @@ def t_own_segv(case):
     expect_no_log(tag, out)
 
 
+def t_own_segv_fork():
+    """A fork child (recording into <dir>.fork-<pid>) installs its own
+    SIGSEGV handler: the child's own watch puts the tool's handler back in
+    front, the child's crash writes its archive (its regions after the
+    fork, exactly) before its handler _exits with 42; the parent's archive
+    is complete and holds only its regions before the fork."""
+    tag = "own-segv-fork"
+    out = fresh(tag)
+    status, stdout, err, pid = run_plain([prog("own_segv"), "par", "fork", "exit", "armed", "par",
+                                          "segv"], out, tag=tag)
+    expect_status(tag, status, 0)
+    m = re.match(r"start: tool\narmed\nown handler 11\nchild (\d+) exit 42\n$", stdout)
+    if not m:
+        fail("%s: stdout %r" % (tag, stdout))
+        return
+    child = int(m.group(1))
+    expect_stderr_lines(tag, err)
+    lines = [l for l in err.splitlines() if "its own SIGSEGV handler" in l]
+    if lines != [OWN_LINE]:
+        fail("%s: the program's handler said in %r, expected once" % (tag, lines))
+    t = load(tag + " (parent)", out, "own_segv", True, False, pid)
+    expect_phases(tag + " (parent)", t, "own_segv", {"par": PHASE, "crash": 0}, THREADS)
+    dirs = [d for d in siblings(out) if os.path.basename(d) == "%s.fork-%d" % (tag, child)]
+    if len(dirs) != 1:
+        fail("%s: no directory %s.fork-%d beside it: %r" % (tag, out, child, siblings(out)))
+        return
+    if not archive_after_fault(tag + " (child)", dirs[0], err):
+        return
+    tc = load(tag + " (child)", dirs[0], "own_segv", False, True, child)
+    expect_phases(tag + " (child)", tc, "own_segv", {"par": PHASE, "bar": PHASE, "crash": 1,
+                                                     "crashbar": 1}, THREADS)
+
+
 # ---- deaths that leave the log: _exit, SIGKILL, torn frames ---------------------------
 
 
@@ -1196,7 +1229,8 @@ CASES = {
     "deadlock_kill": t_deadlock_kill, "snapshot": t_snapshot,
     "fork": t_fork, "fork_exec": t_fork_exec,
     "disk_full": t_disk_full,
-    **{"own_segv_" + c: (lambda c=c: t_own_segv(c)) for c in OWN_SEGV}, "disk_freed": t_disk_freed, "threads256": t_threads256,
+    **{"own_segv_" + c: (lambda c=c: t_own_segv(c)) for c in OWN_SEGV},
+    "own_segv_fork": t_own_segv_fork, "disk_freed": t_disk_freed, "threads256": t_threads256,
     "exit_roots": t_exit_roots,
 }
 

@@ -24,6 +24,9 @@
  *   raise      raise(SIGSEGV), then prints "raised"
  *   segv       thread 1 of a parallel region stores to address 8 after the
  *              region's barrier
+ *   fork       forks: the child runs the steps after it; the parent waits
+ *              for it, prints "child <pid> exit N" (or "signal N") and
+ *              returns 0
  * At the end it prints "done <sum>" and returns 0. */
 #define _GNU_SOURCE /* sysv_signal-like flags, SA_RESETHAND */
 #include <omp.h>
@@ -32,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -168,6 +172,19 @@ int main(int argc, char **argv) {
     } else if (!strcmp(s, "raise")) {
       raise(SIGSEGV);
       printf("raised\n");
+    } else if (!strcmp(s, "fork")) {
+      fflush(stdout);
+      pid_t pid = fork();
+      if (pid < 0)
+        return 2;
+      if (pid > 0) {
+        int st = 0;
+        if (waitpid(pid, &st, 0) != pid)
+          return 2;
+        printf("child %d %s %d\n", (int)pid, WIFEXITED(st) ? "exit" : "signal",
+               WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        return 0;
+      }
     } else if (!strcmp(s, "segv")) {
       fflush(stdout);
 #pragma omp parallel num_threads(THREADS) /* @crash */
