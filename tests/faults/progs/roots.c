@@ -1,11 +1,13 @@
 /* main returns while the program's own pthreads are still running parallel
  * regions (faults.exit_roots). The initial thread runs one region, starts
- * ROOTS pthreads that each run parallel regions of 2 threads in an endless
- * loop, waits until each has finished READY regions, prints "ready" and
- * returns. Each region's body computes for a while, so the pthreads are
- * rarely inside the runtime when it is torn down: libomp 14's own race at
- * exit (it frees its tables under other roots, __kmp_cleanup) seldom
- * fires without a tool. Optional arguments: ROOTS, READY, WORK. */
+ * ROOTS pthreads that each run parallel regions of TEAM threads in an
+ * endless loop, waits until each has finished READY regions, prints
+ * "ready 2" and returns. Each region's body computes for a while, so the
+ * pthreads are rarely inside the runtime when it is torn down: libomp 14's
+ * own race at exit (it frees its tables under other roots, __kmp_cleanup)
+ * seldom fires without a tool, and with teams of one, where no worker waits
+ * in a barrier meanwhile, hardly ever. Optional arguments: ROOTS, READY,
+ * WORK, TEAM. */
 #include <omp.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 
 static long ready_after = 20, work = 200000;
+static int team = 2;
 static atomic_int ready;
 static atomic_long sink;
 
@@ -22,7 +25,7 @@ static void *root(void *arg) {
   for (long done = 0;; done++) {
     if (done == ready_after)
       atomic_fetch_add(&ready, 1);
-#pragma omp parallel num_threads(2) /* @loop */
+#pragma omp parallel num_threads(team) /* @loop */
     {
       volatile long x = 0;
       for (long i = 0; i < work; i++)
@@ -39,8 +42,10 @@ int main(int argc, char **argv) {
     ready_after = atol(argv[2]);
   if (argc > 3)
     work = atol(argv[3]);
-  if (roots < 1 || roots > 16 || ready_after < 0 || work < 0) {
-    fprintf(stderr, "usage: %s [ROOTS 1-16] [READY] [WORK]\n", argv[0]);
+  if (argc > 4)
+    team = atoi(argv[4]);
+  if (roots < 1 || roots > 16 || ready_after < 0 || work < 0 || team < 1 || team > 4) {
+    fprintf(stderr, "usage: %s [ROOTS 1-16] [READY] [WORK] [TEAM 1-4]\n", argv[0]);
     return 2;
   }
   int n = 0;
