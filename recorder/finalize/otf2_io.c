@@ -261,6 +261,19 @@ int ot_otf2_publish(int ok) {
   int dl = (int)(strlen(dir) > strlen(stage_name) ? strlen(dir) - strlen(stage_name) - 1 : 0);
   if (stage_fd < 0)
     return ok ? 0 : -1;
+  /* libotf2 may close a file the file system took nothing of (a disk
+   * full from the start) without an error: an empty anchor or definition
+   * file is no archive. */
+  for (size_t i = 1; ok && i < sizeof parts / sizeof *parts; i++) {
+    struct stat st;
+    int missing = fstatat(stage_fd, parts[i], &st, AT_SYMLINK_NOFOLLOW) != 0;
+    if (missing || !S_ISREG(st.st_mode) || st.st_size == 0) {
+      snprintf(otf2_reason, sizeof otf2_reason,
+               "%s came out %s though the OTF2 library reported no error (a full disk?)", parts[i],
+               missing ? "missing" : "empty");
+      ok = 0;
+    }
+  }
   int bad = 0;
   /* Every name free first, so a taken one leaves the archive whole. */
   for (size_t i = 0; ok && !bad && i < sizeof parts / sizeof *parts; i++) {

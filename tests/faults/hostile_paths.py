@@ -433,11 +433,43 @@ def t_full_anchor():
     expect_archive("full_anchor", run + "-copy", 16 + 2000, 3)
 
 
+def t_full_first():
+    """Issue 26, item 1: a disk full from the first write. libotf2 closes
+    files the file system took nothing of without an error; the empty
+    anchor must not be moved into place as an archive."""
+    mnt = os.path.join(A.work, "full")
+    os.mkdir(mnt)
+    m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if m.returncode != 0:
+        print("skipped: cannot mount a tmpfs here: %s" % m.stdout.strip())
+        return SKIP
+    try:
+        with open(os.path.join(mnt, "filler"), "wb") as f:
+            try:
+                while True:
+                    f.write(bytes(65536))
+                    f.flush()
+            except OSError:
+                pass
+        out = os.path.join(mnt, "archive")
+        status, stdout, err = victim_run(out)
+        expect_victim_output("full_first", status, stdout)
+        left = sorted(os.listdir(out)) if os.path.isdir(out) else []
+        if any(x != ".log" for x in left):
+            fail("full_first: %s holds %r (an archive of nothing, or its private directory)"
+                 % (out, left))
+        if re.search(r"^omptrace: wrote ", err, re.M):
+            fail("full_first: an archive was said to be written: %r" % err)
+    finally:
+        subprocess.run(["umount", mnt])
+
+
 CASES = {"output_link": t_output_link, "dot1_link": t_dot1_link, "fork_link": t_fork_link,
          "snapshot_link": t_snapshot_link, "recover_link": t_recover_link,
          "planted_anchor": t_planted_anchor, "sticky_anchor": t_sticky_anchor,
          "full_anchor": t_full_anchor, "parent_theirs": t_parent_theirs,
-         "world_writable": t_world_writable}
+         "world_writable": t_world_writable, "full_first": t_full_first}
 
 
 def main():
