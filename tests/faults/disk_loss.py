@@ -40,8 +40,9 @@ RECORDS, LOST, STATS = 17, 19, 20
 F = None  # the faults module (A, fail, Proc, ...)
 
 
-def frames(path):
-    """Validated frames of one log file: (type, loc, payload)."""
+def frames(path, whole=None):
+    """Validated frames of one log file: (type, loc, payload). A file that
+    is not whole frames to its end is named in the list `whole`."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -58,17 +59,20 @@ def frames(path):
             break
         out.append((typ, loc, data[off + HDR.size:end]))
         off, seq = end, seq + 1
+    if whole is not None and off != len(data):
+        whole.append("%s (%d of %d bytes)" % (os.path.basename(path), off, len(data)))
     return out
 
 
-def log_counts(logdir):
+def log_counts(logdir, torn=None):
     """loc -> [records in RECORDS frames, records in LOST frames, the last
     STATS frame's record count]: the shared file, then each <loc>.log."""
     c = collections.defaultdict(lambda: [0, 0, None])
+    frames(os.path.join(logdir, "process"), torn)
     names = sorted((n for n in os.listdir(logdir) if n.endswith(".log")),
                    key=lambda n: int(n[:-4]))
     for name in ["shared"] + names:
-        for typ, loc, p in frames(os.path.join(logdir, name)):
+        for typ, loc, p in frames(os.path.join(logdir, name), torn):
             if typ == RECORDS:
                 c[loc][0] += struct.unpack_from("<I", p)[0]
             elif typ == LOST:
@@ -93,8 +97,12 @@ def made(tag, steps):
 
 def check_log(tag, logdir, want):
     """Every record made is in the log or counted lost there, per thread;
-    returns loc -> lost."""
-    c = log_counts(logdir)
+    returns loc -> lost. Frames cut short by the full disk were cut off
+    again: every file is whole frames."""
+    torn = []
+    c = log_counts(logdir, torn)
+    if torn:
+        F.fail("%s: log files not made of whole frames: %r" % (tag, torn))
     lost = {}
     for loc, n in sorted(want.items()):
         rec, lo, stats = c.get(loc, [0, 0, None])
