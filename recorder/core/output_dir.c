@@ -216,7 +216,12 @@ int ot_output_dir_create(char *out, size_t size) {
   for (unsigned n = 1;; n++) {
     fd = ot_dir_open(dir, 1, why, sizeof why);
     if (fd == -1) {
-      ot_warn("cannot create or write the output directory %s: %s; tracing is off", dir, why);
+      if (unsafe_why[0]) /* a .N tried because out was not safe: both reasons */
+        ot_warn("cannot create or write the output directory %s: %s (not safe to write in: %s); "
+                "tracing is off",
+                dir, why, unsafe_why);
+      else
+        ot_warn("cannot create or write the output directory %s: %s; tracing is off", dir, why);
       return -1;
     }
     if (fd == -2 && !unsafe_why[0]) /* the first says why */
