@@ -11,7 +11,7 @@ Programs wait for the driver on stdin ("reached K", then a line), so links
 are planted between phases without sleeps. Needs root (to run as nobody)
 and setpriv; skipped otherwise (status 77, one line).
 
-usage: hostile_paths.py --lib L --bin DIR --recover EXE --work DIR CASE"""
+usage: hostile_paths.py --lib L --bin DIR --recover EXE --launcher OMPTRACE --work DIR CASE"""
 
 import argparse
 import collections
@@ -109,10 +109,13 @@ class Run:
         return self.err.read()
 
 
-def victim_run(out, between=None):
+def victim_run(out, between=None, launcher=False):
     """The program's two phases, `between` called at its wait; its status,
-    whole stdout and stderr."""
-    r = Run([os.path.join(A.bin, "fault_victim"), "par1", "wait", "par2"], out)
+    whole stdout and stderr. With launcher: `omptrace -o out prog`."""
+    cmd = [os.path.join(A.bin, "fault_victim"), "par1", "wait", "par2"]
+    if launcher:
+        cmd = [A.launcher, "-o", out] + cmd
+    r = Run(cmd, out)
     first = r.line()
     if between:
         between(r)
@@ -177,6 +180,22 @@ def t_output_link():
                 % (re.escape(out), re.escape(out)))
     expect_archive("output_link", out + ".1", 16, 3, 416)
     check_victims("output_link", vf, vd)
+
+
+def t_launcher_link():
+    """`omptrace -o LINK prog` (the launcher), LINK nobody's in a sticky
+    directory: as OMPTRACE_OUTPUT, LINK.1 gets the archive."""
+    vf, vd = make_victims()
+    s = sticky_dir("sticky-launcher")
+    out = os.path.join(s, "out")
+    as_nobody("ln", "-s", vd, out)
+    status, stdout, err = victim_run(out, launcher=True)
+    expect_victim_output("launcher_link", status, stdout)
+    expect_line("launcher_link", err, r"omptrace: not safe to write in: %s is a symbolic link "
+                r"owned by another user \(uid \d+\): not followed; writing to %s\.1 instead"
+                % (re.escape(out), re.escape(out)))
+    expect_archive("launcher_link", out + ".1", 16, 3, 416)
+    check_victims("launcher_link", vf, vd)
 
 
 def t_dot1_link():
@@ -465,7 +484,7 @@ def t_full_first():
         subprocess.run(["umount", mnt])
 
 
-CASES = {"output_link": t_output_link, "dot1_link": t_dot1_link, "fork_link": t_fork_link,
+CASES = {"output_link": t_output_link, "launcher_link": t_launcher_link, "dot1_link": t_dot1_link, "fork_link": t_fork_link,
          "snapshot_link": t_snapshot_link, "recover_link": t_recover_link,
          "planted_anchor": t_planted_anchor, "sticky_anchor": t_sticky_anchor,
          "full_anchor": t_full_anchor, "parent_theirs": t_parent_theirs,
@@ -475,7 +494,7 @@ CASES = {"output_link": t_output_link, "dot1_link": t_dot1_link, "fork_link": t_
 def main():
     global A
     ap = argparse.ArgumentParser()
-    for o in ("--lib", "--bin", "--recover", "--work"):
+    for o in ("--lib", "--bin", "--recover", "--work", "--launcher"):
         ap.add_argument(o, required=True)
     ap.add_argument("case", choices=sorted(CASES))
     A = ap.parse_args()
