@@ -136,9 +136,9 @@ static uint32_t peak_depth;
 static int silent;
 
 /* The location whose events are being written, and whether its sync waits
- * may be left out where they span their whole region (no samples,
- * counters or pauses in the run: those write events the deferral does not
- * see). */
+ * may be left out where they span their whole region (no counters or
+ * pauses in the run: those write events the deferral does not see;
+ * samples settle it themselves, samples_until). */
 static struct loc_state *cur_ls;
 static int lazy_waits;
 /* Whether the run has samples to merge and paused intervals to pass: the
@@ -727,8 +727,16 @@ static void close_create(loc_state *ls) {
 static void samples_until(loc_state *ls, uint64_t raw) {
   if (ls->create_open || ls->dwait_pending)
     close_create(ls);
-  if (samples && werr == OTF2_SUCCESS)
-    werr = ot_samples_emit_until(ls->loc, raw);
+  if (!samples || werr != OTF2_SUCCESS || !ot_samples_due(ls->loc, raw))
+    return;
+  /* Samples inside a lazy wait leave it lazy (no events of its own unless
+   * it turns out to differ from its region): were it written after all,
+   * it starts after them, as after a task (lazy_resumes). A closed one's
+   * pair goes first. */
+  settle(ls, 0);
+  werr = ot_samples_emit_until(ls->loc, raw);
+  if (ls->n && lazy_frame(&ls->st[ls->n - 1]))
+    ls->st[ls->n - 1].order = ot_out_last(ls->loc) + 1;
 }
 
 static void close_all(loc_state *ls, uint64_t t) {
@@ -1401,7 +1409,7 @@ int ot_replay_run(const ot_run *run, uint32_t mclass, OTF2_ErrorCode *err) {
   if (nmetrics > OT_WRITER_MAX_METRICS)
     nmetrics = OT_WRITER_MAX_METRICS;
   strict = nmetrics > 0 && run->counters_strict;
-  lazy_waits = nmetrics == 0 && !ot_samples_taken() && !ot_pauses_count();
+  lazy_waits = nmetrics == 0 && !ot_pauses_count();
   samples = ot_samples_any();
   pauses = ot_pauses_count() != 0;
   memset(site_memo, 0, sizeof site_memo);

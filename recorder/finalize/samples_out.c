@@ -33,6 +33,11 @@ uint64_t ot_samples_taken(void) {
   return taken;
 }
 
+int ot_samples_due(uint32_t loc, uint64_t limit_raw) {
+  return loc < nlocs && locs[loc].next < locs[loc].n &&
+         locs[loc].s[locs[loc].next].raw <= limit_raw;
+}
+
 int ot_samples_any(void) {
   for (uint32_t loc = 0; loc < nlocs; loc++)
     if (locs[loc].next < locs[loc].n)

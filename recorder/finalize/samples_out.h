@@ -14,6 +14,8 @@ void ot_samples_prepare(const ot_run *run);
  * that remain) through finalize/evt_out.h. Times go through ot_out_ts so
  * they never decrease. Returns the first error. */
 OTF2_ErrorCode ot_samples_emit_until(uint32_t loc, uint64_t limit_raw);
+/* 1 when loc has a sample with raw timestamp <= limit_raw left to write. */
+int ot_samples_due(uint32_t loc, uint64_t limit_raw);
 /* 1 when any location has samples left to write. */
 int ot_samples_any(void);
 uint64_t ot_samples_taken(void); /* totals for the exit line */

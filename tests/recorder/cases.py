@@ -26,8 +26,8 @@ def _lock_counts(t):
 
 
 def _every_wait_kept(t):
-    """Runs with samples or counters keep every sync wait region."""
-    return any(t.kind_count(k, l) for l in t.locs for k in ("CallingContextSample", "Metric"))
+    """Runs with counters keep every sync wait region (samples do not)."""
+    return any(t.kind_count("Metric", l) for l in t.locs)
 
 
 def _barrier_pair(t, construct, line, each):
