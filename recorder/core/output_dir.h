@@ -2,6 +2,8 @@
 #ifndef OMPTRACE_OUTPUT_DIR_H
 #define OMPTRACE_OUTPUT_DIR_H
 
+#include "core/safe_dir.h" /* ot_dir_open, ot_dir_path, ot_make_dirs */
+
 #include <stddef.h>
 
 /* What a run puts in its directory: the OTF2 archive <dir>/traces.otf2
@@ -20,22 +22,4 @@ int ot_output_dir_create(char *out, size_t size);
 /* Tracing could not start after dir was claimed: removes the claim
  * (<dir>/.log) and the directory itself when nothing else is in it. */
 void ot_output_dir_abandon(const char *dir);
-/* mkdir -p through ot_dir_open: 0 when path is (now) a directory safe to
- * write in; -1 with errno set otherwise (EPERM: not safe, see ot_dir_open). */
-int ot_make_dirs(const char *path);
-
-/* Opens the directory path for writing in it, creating what is missing
- * (mode 0755) when create is set, one component at a time relative to the
- * one before (openat, O_NOFOLLOW): a symbolic link is followed only when
- * owned by the caller or root; the directory itself must be owned by the
- * caller and its parent by the caller or root, neither writable by others
- * unless sticky (else another user could plant names in it or move it).
- * Returns an O_DIRECTORY descriptor; -1 when path cannot be opened, or -2
- * when its last component is there but not safe; both with errno set and
- * the reason (naming the component) in why. */
-int ot_dir_open(const char *path, int create, char *why, size_t whysize);
-/* The absolute path of the open directory fd (from /proc/self/fd, else
- * realpath of hint) into out; 0 or -1. */
-int ot_dir_path(int fd, const char *hint, char *out, size_t size);
-
 #endif

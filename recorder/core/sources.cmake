@@ -7,6 +7,7 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/config_signal.c
   ${CMAKE_CURRENT_LIST_DIR}/config_throttle.c
   ${CMAKE_CURRENT_LIST_DIR}/output_dir.c
+  ${CMAKE_CURRENT_LIST_DIR}/safe_dir.c
   ${CMAKE_CURRENT_LIST_DIR}/clock.c
   ${CMAKE_CURRENT_LIST_DIR}/log.c
   ${CMAKE_CURRENT_LIST_DIR}/features.c

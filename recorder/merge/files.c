@@ -37,7 +37,7 @@ static int copy_file(const char *src, const char *dst, uint64_t *bytes) {
 static int link_one(mg_job *j, const mg_rank *r, const mg_def *loc, uint64_t global) {
   char src[4096], dst[4096];
   snprintf(src, sizeof src, "%s/traces/%" PRIu64 ".evt", r->dir, loc->id);
-  snprintf(dst, sizeof dst, "%s/" MG_TMP_NAME "/%" PRIu64 ".evt", j->dir, global);
+  snprintf(dst, sizeof dst, "%s/traces/%" PRIu64 ".evt", j->tmp, global);
   struct stat st;
   if (stat(src, &st) != 0) {
     if (errno == ENOENT && loc->f[2] == 0)
@@ -87,7 +87,7 @@ int mg_remove_tree(const char *path) {
  * process's (a link planted in the meantime): never replaced. */
 static int move(const mg_job *j, const char *from, const char *to) {
   char a[4096], b[4096];
-  snprintf(a, sizeof a, "%s/%s", j->dir, from);
+  snprintf(a, sizeof a, "%s/%s", j->tmp, from);
   snprintf(b, sizeof b, "%s/%s", j->dir, to);
   if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_NOREPLACE) == 0)
     return 0;
@@ -111,7 +111,7 @@ int mg_install(mg_job *j) {
     mg_error("%s: cannot remove the previous merge (%s)", path, strerror(errno));
     return -1;
   }
-  if (move(j, MG_TMP_NAME ".def", "traces.def") != 0 || move(j, MG_TMP_NAME, "traces") != 0)
+  if (move(j, "traces.def", "traces.def") != 0 || move(j, "traces", "traces") != 0)
     return -1;
-  return move(j, MG_TMP_NAME ".otf2", "traces.otf2");
+  return move(j, "traces.otf2", "traces.otf2");
 }

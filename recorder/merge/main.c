@@ -1,6 +1,7 @@
 /* omptrace-merge DIR: the rank archives DIR/rank-R/traces.otf2 of an MPI
  * job as one archive DIR/traces.otf2 (docs/mpi.md, "One archive per job").
  * The rank archives stay: the merged one links their event files. */
+#include "core/safe_dir.h"
 #include "merge/merge.h"
 
 #include <errno.h>
@@ -65,12 +66,21 @@ static int parse(int argc, char **argv, const char **dir, int *ranks, int *quiet
   return 0;
 }
 
+/* The job directory as omptrace-recover -o takes a directory
+ * (core/safe_dir.c: no link of another user's, a directory of the user's). */
 static int check_dir(const char *dir) {
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
     mg_error("%s: %s", dir, stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
     return -1;
   }
+  char why[PATH_MAX + 128];
+  int fd = ot_dir_open(dir, 0, why, sizeof why);
+  if (fd < 0) {
+    mg_error("%s: cannot write the merged archive there (%s)", dir, why);
+    return -1;
+  }
+  close(fd);
   if (access(dir, W_OK) != 0) {
     mg_error("%s: cannot write the merged archive there (%s)", dir, strerror(errno));
     return -1;
@@ -104,13 +114,21 @@ static void clock_line(const mg_job *j) {
          applied, measured, measured - applied, j->moved, j->max_move);
 }
 
-static void remove_partial(const mg_job *j) {
-  const char *names[] = {MG_TMP_NAME, MG_TMP_NAME ".def", MG_TMP_NAME ".otf2"};
-  for (unsigned i = 0; i < 3; i++) {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", j->dir, names[i]);
-    mg_remove_tree(p);
-  }
+/* libotf2 opens its files by name with O_TRUNC: it writes in a directory
+ * made fresh for this merge, which no other user can plant a name in. */
+static int make_private(mg_job *j) {
+  snprintf(j->tmp, sizeof j->tmp, "%s/" MG_TMP_DIR, j->dir);
+  if (mkdtemp(j->tmp))
+    return 0;
+  mg_error("%s: cannot write the merged archive there (%s)", j->dir, strerror(errno));
+  j->tmp[0] = 0;
+  return -1;
+}
+
+static void remove_partial(mg_job *j) {
+  if (j->tmp[0])
+    mg_remove_tree(j->tmp);
+  j->tmp[0] = 0;
 }
 
 static void free_job(mg_job *j) {
@@ -134,7 +152,8 @@ static int merge(mg_job *j, int expect, const char *self, int quiet) {
   if (check_dir(j->dir) != 0 || mg_find_ranks(j, expect, self, quiet) != 0 || read_ranks(j) != 0 ||
       mg_unify(j) != 0 || mg_causal(j) != 0 || mg_job_clock(j) != 0)
     return 1;
-  remove_partial(j);
+  if (make_private(j) != 0)
+    return 1;
   int rc = mg_write(j) != 0 || mg_link_events(j) != 0 || mg_install(j) != 0;
   remove_partial(j);
   if (!rc && !quiet)

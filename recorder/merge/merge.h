@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define ME "omptrace-merge"
-#define MG_TMP_NAME ".merge-traces" /* the archive's name until it is complete */
+#define MG_TMP_DIR ".merge.XXXXXX" /* private (0700) until the archive is complete */
 
 /* Definition kinds, in the order they are unified and written (each refers
  * only to kinds before it, or to its own kind for parents). */
@@ -120,6 +120,7 @@ typedef struct mg_rank {
 
 typedef struct mg_job {
   const char *dir;
+  char tmp[4096]; /* DIR/.merge.XXXXXX, where libotf2 writes the archive */
   mg_rank *ranks;
   size_t nranks;
   mg_defs global[MG_KINDS];
@@ -163,7 +164,7 @@ int mg_causal(mg_job *j);
 void mg_grow(void **v, size_t *cap, size_t n, size_t sz);
 /* merge/unify.c: the job's global definitions and every rank's map. */
 int mg_unify(mg_job *j);
-/* merge/write.c: the archive DIR/<MG_TMP_NAME>.* without event files. */
+/* merge/write.c: the archive <tmp>/traces.* without event files. */
 int mg_write(mg_job *j);
 /* merge/files.c: links every location's event file into the new archive,
  * then puts the archive in place (anchor last). */

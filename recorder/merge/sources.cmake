@@ -13,6 +13,7 @@ add_executable(omptrace-merge
   ${CMAKE_CURRENT_LIST_DIR}/files.c
   ${CMAKE_CURRENT_LIST_DIR}/hash.c
   ${CMAKE_CURRENT_LIST_DIR}/../finalize/intern.c
+  ${CMAKE_CURRENT_LIST_DIR}/../core/safe_dir.c
   ${CMAKE_CURRENT_LIST_DIR}/defs.c)
 target_include_directories(omptrace-merge PRIVATE ${OT_RECORDER_DIR})
 target_link_libraries(omptrace-merge PRIVATE PkgConfig::OTF2 m)

@@ -1,7 +1,7 @@
 /* Writing the merged archive's definitions: the global ones in dependency
  * order, and per location its local definitions, the rank's mapping tables
  * (local -> global id, each kind whose ids changed) and clock offsets. The
- * archive is written under a temporary name (MG_TMP_NAME) with the ranks'
+ * archive is written in a private directory (MG_TMP_DIR) with the ranks'
  * event chunk size; its event files are linked in afterwards (files.c). */
 #include "merge/merge.h"
 
@@ -170,7 +170,7 @@ static OTF2_ErrorCode write_all_local(OTF2_Archive *ar, const mg_job *j) {
 
 int mg_write(mg_job *j) {
   const mg_rank *r0 = &j->ranks[0];
-  OTF2_Archive *ar = OTF2_Archive_Open(j->dir, MG_TMP_NAME, OTF2_FILEMODE_WRITE, r0->evt_chunk,
+  OTF2_Archive *ar = OTF2_Archive_Open(j->tmp, "traces", OTF2_FILEMODE_WRITE, r0->evt_chunk,
                                        r0->def_chunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!ar) {
     mg_error("%s: cannot write the archive there", j->dir);

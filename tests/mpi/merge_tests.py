@@ -555,6 +555,47 @@ def fails(args, status, text, what):
     eq(bool(lines) and text in lines[0], True, what + ": message %r" % lines)
 
 
+def case_hostile():
+    """A job directory in a sticky directory others can write (root's, mode
+    1777): a link of another user's at DIR is refused, and names planted
+    beside the archive (the pre-0.2 temporary names, links to a root-only
+    victim) are never written through: libotf2 writes in a private
+    directory made fresh for the merge (docs/mpi.md)."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        print("skipped: needs root and setpriv to act as another user")
+        sys.exit(77)
+    nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    out = case_job("pingpong", 2)
+    sticky = os.path.join(A.work, "merge_sticky")
+    shutil.rmtree(sticky, ignore_errors=True)
+    os.makedirs(sticky)
+    os.chmod(sticky, 0o1777)
+    job = os.path.join(sticky, "job")
+    shutil.copytree(out, job, symlinks=True)
+    for f in ("traces.otf2", "traces.def"):
+        os.unlink(os.path.join(job, f))
+    shutil.rmtree(os.path.join(job, "traces"))
+    os.chmod(job, 0o1777)
+    victim = os.path.join(A.work, "merge_victim")
+    with open(victim, "w") as f:
+        f.write("root only\n")
+    os.chmod(victim, 0o600)
+    before = os.stat(victim)
+    link = os.path.join(sticky, "link")
+    subprocess.run(nobody + ["ln", "-s", job, link], check=True)
+    fails([A.merge, link], 1, "symbolic link owned by another user", "another user's link")
+    for name in (".merge-traces.otf2", ".merge-traces.def", ".merge.XXXXXX"):
+        subprocess.run(nobody + ["ln", "-s", victim, os.path.join(job, name)], check=True)
+    m = merge(job, "-q")
+    eq((m.returncode, m.stderr), (0, ""), "merge beside planted links")
+    after = os.stat(victim)
+    eq((open(victim).read(), after.st_mtime_ns, after.st_size), ("root only\n", before.st_mtime_ns,
+                                                                  before.st_size), "victim unchanged")
+    eq(sorted(f for f in os.listdir(job) if f.startswith(".merge.") and f != ".merge.XXXXXX"), [],
+       "private directory removed")
+    check_merged(job, 2)
+
+
 def case_bad_inputs():
     out = case_job("pingpong", 2)
     empty = os.path.join(A.work, "merge_empty")
@@ -646,6 +687,7 @@ CASES = {
     "idempotent": case_idempotent,
     "clock_shift": case_clock_shift,
     "bad_inputs": case_bad_inputs,
+    "hostile": case_hostile,
     "contract": case_contract,
     "causal": case_causal,
     "give_up_np4": case_give_up,
