@@ -50,6 +50,13 @@ void ot_hint_flush(uint32_t region, uint64_t t) {
     f->last = t;
 }
 
+/* " (and 2 more task sites)" after the site named, of n sites. */
+static void more_sites(char *out, size_t size, uint32_t n, const char *kind) {
+  out[0] = 0;
+  if (n > 1)
+    snprintf(out, size, " (and %" PRIu32 " more %s site%s)", n - 1, kind, n == 2 ? "" : "s");
+}
+
 /* One flush per OT_HINT_TASK_NS or more often: a spin-wait flushing per spin. */
 static int busy(const flush_sum *f) {
   return f->count >= OT_HINT_TASKS && f->last - f->first < f->count * OT_HINT_TASK_NS;
@@ -63,10 +70,8 @@ static void report_flushes(void) {
   if (n == 0)
     return;
   const flush_sum *f = &flushes[top];
-  char others[48] = "";
-  if (n > 1)
-    snprintf(others, sizeof others, " (and %" PRIu32 " more flush site%s)", n - 1,
-             n == 2 ? "" : "s");
+  char others[48];
+  more_sites(others, sizeof others, n, "flush");
   double span = (double)(f->last - f->first) * 1e-9;
   char rate[48] = "";
   if (span > 0)
@@ -88,10 +93,8 @@ static void report_tasks(void) {
   if (n == 0)
     return;
   const task_sum *s = &sums[top];
-  char others[48] = "";
-  if (n > 1)
-    snprintf(others, sizeof others, " (and %" PRIu32 " more task site%s)", n - 1,
-             n == 2 ? "" : "s");
+  char others[48];
+  more_sites(others, sizeof others, n, "task");
   ot_info("hint: %" PRIu64 " tasks of %s%s ran %.2f us on average; OMPTRACE_THROTTLE=1000,10us "
           "traces the first 1000 per thread and counts the rest (docs/control.md)",
           s->count, ot_defs_region_name(top), others, (double)s->ns / (double)s->count * 1e-3);
