@@ -166,36 +166,28 @@ def expect_line(tag, err, pattern):
 # ---- cases -----------------------------------------------------------------
 
 
-def t_output_link():
-    """OMPTRACE_OUTPUT is nobody's link (in a sticky directory) to a root
-    directory: not followed; DIR.1 gets the archive."""
+def link_at_output(tag, launcher):
+    """OMPTRACE_OUTPUT (or the launcher's -o) is nobody's link, in a sticky
+    directory, to a root directory: not followed; DIR.1 gets the archive."""
     vf, vd = make_victims()
-    s = sticky_dir("sticky-out")
+    s = sticky_dir("sticky-" + tag)
     out = os.path.join(s, "out")
     as_nobody("ln", "-s", vd, out)
-    status, stdout, err = victim_run(out)
-    expect_victim_output("output_link", status, stdout)
-    expect_line("output_link", err, r"omptrace: not safe to write in: %s is a symbolic link owned "
+    status, stdout, err = victim_run(out, launcher=launcher)
+    expect_victim_output(tag, status, stdout)
+    expect_line(tag, err, r"omptrace: not safe to write in: %s is a symbolic link owned "
                 r"by another user \(uid \d+\): not followed; writing to %s\.1 instead"
                 % (re.escape(out), re.escape(out)))
-    expect_archive("output_link", out + ".1", 16, 3, 416)
-    check_victims("output_link", vf, vd)
+    expect_archive(tag, out + ".1", 16, 3, 416)
+    check_victims(tag, vf, vd)
+
+
+def t_output_link():
+    link_at_output("output_link", False)
 
 
 def t_launcher_link():
-    """`omptrace -o LINK prog` (the launcher), LINK nobody's in a sticky
-    directory: as OMPTRACE_OUTPUT, LINK.1 gets the archive."""
-    vf, vd = make_victims()
-    s = sticky_dir("sticky-launcher")
-    out = os.path.join(s, "out")
-    as_nobody("ln", "-s", vd, out)
-    status, stdout, err = victim_run(out, launcher=True)
-    expect_victim_output("launcher_link", status, stdout)
-    expect_line("launcher_link", err, r"omptrace: not safe to write in: %s is a symbolic link "
-                r"owned by another user \(uid \d+\): not followed; writing to %s\.1 instead"
-                % (re.escape(out), re.escape(out)))
-    expect_archive("launcher_link", out + ".1", 16, 3, 416)
-    check_victims("launcher_link", vf, vd)
+    link_at_output("launcher_link", True)
 
 
 def t_dot1_link():
