@@ -45,6 +45,7 @@ typedef struct ot_config {
   uint64_t sampling_ns;  /* OMPTRACE_SAMPLING period in ns, 0 = off */
   int callstacks;        /* OMPTRACE_CALLSTACKS, enum ot_callstack_mode */
   int sample_contexts;   /* OMPTRACE_SAMPLE_CONTEXTS: 0 lazy (default), 1 eager (for comparison) */
+  int sampling_clock;    /* OMPTRACE_SAMPLING_CLOCK: 0 thread CPU time (default), 1 wall clock */
   int sampling_signal;   /* OMPTRACE_SAMPLING_SIGNAL, signal number of the sampling timers */
   /* OMPTRACE_SIGNALS and OMPTRACE_SNAPSHOT_SIGNAL, parsed by faults/select.c */
   char signals[256];

@@ -36,7 +36,7 @@ const char *const ot_event_group_names[] = {"parallel", "tasks",   "sync",      
  * OMPTRACE_MERGE(_WAIT): the launcher's merge of an MPI job (docs/mpi.md);
  * OMPTRACE_BUILD_DIR: bench/run.sh's build tree; OMPTRACE_TEST_*: test-only
  * hooks of the fault and MPI tests (core/clock.h, mpi/clock_sync.c,
- * finalize/out.c), not for users, so not in --help either. */
+ * finalize/out.c, log/idle_probe.c), not for users, so not in --help either. */
 const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY",
                                          "OMPTRACE_MERGE",
                                          "OMPTRACE_MERGE_WAIT",
@@ -44,11 +44,13 @@ const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY",
                                          "OMPTRACE_TEST_CLOCK_SKEW",
                                          "OMPTRACE_TEST_CLOCK_SYNC_DELAY_MS",
                                          "OMPTRACE_TEST_FINALIZE_DELAY_MS",
+                                         "OMPTRACE_TEST_FLUSH_BUSY",
                                          NULL};
 
 static const char *const clock_choices[] = {"monotonic", "tsc", NULL};
 static const char *const callstack_choices[] = {"user", "machine", NULL};
 static const char *const context_choices[] = {"lazy", "eager", NULL};
+static const char *const sampling_clock_choices[] = {"cpu", "wall", NULL};
 static const char *const start_choices[] = {"recording", "paused", NULL};
 static const char *const writer_choices[] = {"auto", "on", "off", NULL};
 
@@ -131,7 +133,8 @@ const ot_option ot_options[] = {
      OT_OPT_BOOL, FIELD(multiplex), 0, 1, NULL},
     {"OMPTRACE_SAMPLING", OT_SAMPLING_DEFAULT,
      "frequency (1kHz, 200Hz), period (5ms, 100us), on (= " OT_SAMPLING_ON_RATE "), 0 or off",
-     "Call-stack sampling of every OpenMP thread on a CLOCK_MONOTONIC timer. Shortest period "
+     "Call-stack sampling of every OpenMP thread on a timer (OMPTRACE_SAMPLING_CLOCK). Shortest "
+     "period "
      "10us. Off by default because the timer signal makes sleep(), nanosleep() and other "
      "interruptible calls of the program return early (docs/sampling.md); on costs about 5% on "
      "real parallel work (docs/performance.md).",
@@ -145,6 +148,11 @@ const ot_option ot_options[] = {
      "started takes the samples: a warning at exit then names the signal and the samples taken "
      "and expected (docs/sampling.md).",
      OT_OPT_SIGNAL, FIELD(sampling_signal), 0, 0, NULL},
+    {"OMPTRACE_SAMPLING_CLOCK", "cpu", "cpu or wall",
+     "cpu: each thread's timer counts its own CPU time, so a thread blocked in a wait takes no "
+     "samples and costs nothing (its wait is in the trace's intervals); wall: CLOCK_MONOTONIC, "
+     "blocked waits sampled too, at a signal per thread and period (docs/sampling.md).",
+     OT_OPT_CHOICE, FIELD(sampling_clock), 0, 0, sampling_clock_choices},
     {"OMPTRACE_CALLSTACKS", "user", "user or machine",
      "user: samples show the OpenMP program's view (runtime frames folded into the construct); "
      "machine: every frame as unwound, runtime included.",

@@ -21,6 +21,7 @@ static const struct {
     {"OMPTRACE_SAMPLING_SIGNAL", OT_HAVE_SAMPLING, "omptrace was built without libunwind"},
     {"OMPTRACE_CALLSTACKS", OT_HAVE_SAMPLING, "omptrace was built without libunwind"},
     {"OMPTRACE_SAMPLE_CONTEXTS", OT_HAVE_SAMPLING, "omptrace was built without libunwind"},
+    {"OMPTRACE_SAMPLING_CLOCK", OT_HAVE_SAMPLING, "omptrace was built without libunwind"},
 };
 
 const char *ot_feature_missing(const char *variable) {

@@ -3,6 +3,7 @@
  * location's event stream in time order. */
 #include "finalize/samples_out.h"
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "finalize/contexts.h"
 #include "finalize/defs.h"
@@ -134,8 +135,9 @@ void ot_samples_prepare(const ot_run *r) {
     nlocs = 0;
     return;
   }
-  generator = ot_defs_interrupt_generator("wall-clock timer", OTF2_INTERRUPT_GENERATOR_MODE_TIME,
-                                          run->sampling_ns);
+  generator = ot_defs_interrupt_generator(ot_cfg.sampling_clock == 1 ? "wall-clock timer"
+                                                                     : "thread CPU-time timer",
+                                          OTF2_INTERRUPT_GENERATOR_MODE_TIME, run->sampling_ns);
   for (uint32_t loc = 0; loc < nlocs; loc++)
     prepare_location(loc, &run->threads[loc].sampler);
   ot_contexts_close();

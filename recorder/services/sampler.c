@@ -1,6 +1,11 @@
-/* Sampler life cycle: one POSIX timer per OpenMP thread on CLOCK_MONOTONIC
- * (wall clock, so waits are sampled too) that signals its own thread, and
- * at stop the check that the signals reached the tool. */
+/* Sampler life cycle: one timer per OpenMP thread that signals its own
+ * thread: by default (OMPTRACE_SAMPLING_CLOCK=cpu) on the thread's own CPU
+ * time, so a thread costs signals only while it runs (a blocked wait gets
+ * none; the trace's wait intervals give its time), as a perf_event
+ * task-clock counter (sampler_perf.h) or, where perf_event_open is
+ * refused, a POSIX CPU-time timer (tick-grained); with wall, a POSIX timer
+ * on CLOCK_MONOTONIC. At stop the check that the signals reached the
+ * tool. */
 #define _GNU_SOURCE
 #include "services/sampler.h"
 #include "core/config.h"
@@ -8,6 +13,7 @@
 #include "core/log.h"
 #include "core/threads.h"
 #include "services/sampler_buf.h"
+#include "services/sampler_perf.h"
 #include "services/sampler_signal.h"
 #include <pthread.h>
 #include <signal.h>
@@ -31,6 +37,7 @@ static int enabled;
 static atomic_int stopped;
 static uint64_t period_ns;
 static pid_t owner_pid; /* a fork()ed child inherits no timers: no coverage check there */
+static atomic_uint perf_refused;
 
 int ot_sampler_enabled(void) {
   return enabled;
@@ -86,10 +93,14 @@ static void stack_bounds(ot_sampler_thread *st) {
   st->stack_hi = (uintptr_t)addr + size;
 }
 
-static uint64_t monotonic_ns(void) {
+/* The time of a thread's timer clock (at least 1: 0 means "not read"), or
+ * 0 when its clock cannot be read (the thread is gone). */
+static uint64_t cpu_ns(clockid_t clock) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  if (clock_gettime(clock, &ts) != 0)
+    return 0;
+  uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  return ns ? ns : 1;
 }
 
 static void disarm(ot_sampler_thread *st);
@@ -118,7 +129,32 @@ void ot_sampler_thread_begin(ot_thread *t) {
   sev.sigev_signo = ot_sampler_signal_number();
   sev.sigev_value.sival_ptr = st;
   sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
-  if (timer_create(CLOCK_MONOTONIC, &sev, &st->timer) != 0) {
+  /* The coverage check reads the timer's own clock: the thread's CPU
+   * time, or the wall clock. */
+  int wall = ot_cfg.sampling_clock == 1;
+  if (wall)
+    st->cpu_clock = CLOCK_MONOTONIC;
+  else if (pthread_getcpuclockid(pthread_self(), &st->cpu_clock) != 0)
+    st->cpu_clock = CLOCK_THREAD_CPUTIME_ID; /* fails the timer_create below too */
+  st->perf_fd = -1;
+  if (!wall) {
+    int fd = ot_sampler_perf_open(ot_sampler_signal_number(), period_ns);
+    if (fd >= 0) {
+      st->armed_ns = cpu_ns(st->cpu_clock);
+      st->perf_fd = fd; /* before its first signal */
+      atomic_store(&st->has_timer, 1);
+      st->active = 1;
+      if (ot_sampler_perf_rearm(fd) != 0)
+        ot_warn("sampling off on thread %u: the perf_event counter did not start", t->loc);
+      if (atomic_load(&stopped))
+        disarm(st);
+      return;
+    }
+    if (!perf_refused++)
+      ot_verbose("sampling: perf_event_open refused (perf_event_paranoid?): CPU-time POSIX "
+                 "timers instead, checked at each scheduler tick");
+  }
+  if (timer_create(wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &sev, &st->timer) != 0) {
     ot_warn("sampling off on thread %u: timer_create failed", t->loc);
     return;
   }
@@ -128,7 +164,7 @@ void ot_sampler_thread_begin(ot_thread *t) {
   its.it_interval.tv_sec = (time_t)(period_ns / 1000000000u);
   its.it_interval.tv_nsec = (long)(period_ns % 1000000000u);
   its.it_value = its.it_interval;
-  st->armed_ns = monotonic_ns();
+  st->armed_ns = cpu_ns(st->cpu_clock);
   timer_settime(st->timer, 0, &its, NULL);
   if (atomic_load(&stopped)) /* finalize ran meanwhile and may have missed this timer */
     disarm(st);
@@ -139,8 +175,14 @@ void ot_sampler_thread_begin(ot_thread *t) {
 static void disarm(ot_sampler_thread *st) {
   st->active = 0;
   if (atomic_exchange(&st->has_timer, 0)) {
-    timer_delete(st->timer);
-    st->disarmed_ns = monotonic_ns();
+    st->disarmed_ns = cpu_ns(st->cpu_clock);
+    int fd = st->perf_fd;
+    if (fd >= 0) {
+      st->perf_fd = -1;
+      ot_sampler_perf_close(fd);
+    } else {
+      timer_delete(st->timer);
+    }
   }
 }
 
@@ -151,20 +193,20 @@ void ot_sampler_thread_end(ot_thread *t) {
 
 /* A program that installs its own handler for the sampling signal after
  * tracing started takes every sample: compare the timer expirations that
- * reached the handler (si_overrun counts those merged while the thread
- * was not running, so load does not lower it) with the armed time, and
- * say once what was lost. */
+ * reached the handler (si_overrun counts those merged while the signal
+ * was pending) with the CPU time the thread ran while armed, and say once
+ * what was lost. */
 static void check_coverage(void) {
   if (getpid() != owner_pid)
     return;
-  uint64_t expected = 0, reached = 0, taken = 0, now = monotonic_ns();
+  uint64_t expected = 0, reached = 0, taken = 0;
   uint32_t n = ot_thread_count();
   for (uint32_t i = 0; i < n; i++) {
     ot_thread *t = ot_thread_get(i);
     ot_sampler_thread *st = t ? t->sampler : NULL;
     if (!st || !st->armed_ns)
       continue;
-    uint64_t end = st->disarmed_ns ? st->disarmed_ns : now;
+    uint64_t end = st->disarmed_ns ? st->disarmed_ns : cpu_ns(st->cpu_clock);
     expected += end > st->armed_ns ? (end - st->armed_ns) / period_ns : 0;
     reached += st->expirations;
     taken += st->taken;

@@ -1,5 +1,5 @@
 /* Call-stack sampling (services/sampler.c and finalize/contexts.c).
- * Per-thread POSIX timers on CLOCK_MONOTONIC; the signal handler unwinds
+ * Per-thread POSIX timers on each thread's CPU-time clock; the handler unwinds
  * with libunwind into a per-thread sample buffer. Contexts are formed at
  * finalize. */
 #ifndef OMPTRACE_SAMPLER_H

@@ -97,9 +97,14 @@ typedef struct ot_sampler_thread {
   ot_fork_seen fork_seen[OT_FORK_CACHE];
   uint64_t sample_ticks, ctx_ticks; /* raw clock spent taking them (cost report) */
   /* Coverage check at stop (sampler.c): timer expirations that reached
-   * the handler (1 + si_overrun per signal) against the armed time. */
+   * the handler (1 + si_overrun per signal) against the CPU time the
+   * thread ran while armed (samples expected = that / period). */
   uint64_t expirations;
-  uint64_t armed_ns, disarmed_ns; /* CLOCK_MONOTONIC; disarmed 0 = still armed */
+  uint64_t armed_ns, disarmed_ns; /* the timer's clock; disarmed 0 = still armed */
+  clockid_t cpu_clock; /* that clock: the thread's CPU clock (pthread_getcpuclockid) or wall */
+  /* The thread's perf_event task-clock counter (sampler_perf.h), or -1
+   * when its timer is a POSIX timer. Set before the counter can fire. */
+  volatile sig_atomic_t perf_fd;
 } ot_sampler_thread;
 
 /* Capture helpers (sampler_capture.c). ot_capture_take is signal-safe

@@ -8,6 +8,7 @@
 #include "services/sampler_buf.h"
 #include "services/sampler_guard.h"
 #include "services/sampler_ompt.h"
+#include "services/sampler_perf.h"
 #include <errno.h>
 #include <signal.h>
 #include <stddef.h>
@@ -58,22 +59,30 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   int saved_errno = errno;
   ot_thread *t = ot_self;
   ot_sampler_thread *st = t ? (ot_sampler_thread *)t->sampler : NULL;
-  /* Ours only when one of our timers sent it to its own thread. */
-  if (!st || si->si_code != SI_TIMER || si->si_value.sival_ptr != st) {
+  /* Ours only when one of our timers sent it to its own thread: a POSIX
+   * timer's cookie, or this thread's perf_event counter. */
+  int perf_fd = st ? st->perf_fd : -1;
+  int perf = ot_sampler_perf_is(si, perf_fd);
+  if (!st || (!perf && (si->si_code != SI_TIMER || si->si_value.sival_ptr != st))) {
     chain(sig, si, uc);
     errno = saved_errno;
     return;
   }
   /* Expirations that merged while the signal was pending (the thread
-   * not running) arrive as one signal with si_overrun set. */
-  st->expirations += 1u + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
+   * not running) arrive as one signal with si_overrun set; a counter
+   * signals once per refresh (no overruns). */
+  st->expirations += 1u + (uint64_t)(!perf && si->si_overrun > 0 ? si->si_overrun : 0);
   /* No samples while paused or ended (omp_control_tool). */
   if (!st->active || atomic_load_explicit(&ot_recording, memory_order_relaxed) != OT_REC_ON) {
+    if (perf && st->active)
+      ot_sampler_perf_rearm(perf_fd);
     errno = saved_errno;
     return;
   }
   if (!ot_safe_enter(st)) {
     st->busy_skips++;
+    if (perf)
+      ot_sampler_perf_rearm(perf_fd);
     errno = saved_errno;
     return;
   }
@@ -88,6 +97,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
     st->full++;
   }
   ot_safe_exit(st);
+  if (perf)
+    ot_sampler_perf_rearm(perf_fd); /* after the sample: the handler's time starts no new period */
   errno = saved_errno;
 }
 

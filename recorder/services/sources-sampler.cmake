@@ -6,6 +6,7 @@ if(OMPTRACE_SAMPLING_BUILT)
     ${CMAKE_CURRENT_LIST_DIR}/sampler.c
     ${CMAKE_CURRENT_LIST_DIR}/sampler_capture.c
     ${CMAKE_CURRENT_LIST_DIR}/sampler_hooks.c
+    ${CMAKE_CURRENT_LIST_DIR}/sampler_perf.c
     ${CMAKE_CURRENT_LIST_DIR}/sampler_signal.c)
   target_link_libraries(omptrace PRIVATE PkgConfig::UNWIND)
 else()

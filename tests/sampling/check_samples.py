@@ -318,6 +318,53 @@ def case_waits(samples, L, src):
     check(good >= 50, "thread 0: at least 50 taskwait samples (%d)" % good)
 
 
+def case_blocked(samples, L, src):
+    """CPU-time clock (the default): a thread is sampled only while it
+    runs. Each waiter blocks in the barrier (KMP_BLOCKTIME=0) while thread
+    0 computes, so its samples inside the barrier are bounded by the CPU
+    time it spent there (printed by the program): at most one per period
+    of that time plus one (the timer's phase). Thread 0's work samples are
+    bounded the same way by its work's CPU time. The wait itself stays in
+    the trace: every waiter's barrier interval ends after thread 0's last
+    work sample."""
+    period = period_ns(ARGS.rate)
+    out = RUN.stdout
+    n = int(re.search(r"threads (\d+)", out).group(1))
+    work_us = int(re.search(r"work_cpu_us (\d+)", out).group(1))
+    bar_us = {int(a): int(b) for a, b in re.findall(r"barrier_cpu_us (\d+) (\d+)", out)}
+    check(len(bar_us) == n, "the program printed every thread's barrier CPU time")
+    f = os.path.basename(src)
+    last_work, bar_end, in_bar, in_work = 0, {}, collections.Counter(), 0
+    with otf2.reader.open(os.path.join(ARGS.out, "traces.otf2")) as r:
+        stacks = {}
+        for loc, ev in r.events:
+            st = stacks.setdefault(loc.name, [])
+            if isinstance(ev, Enter):
+                st.append(ev.region.name)
+            elif isinstance(ev, Leave):
+                if st and st.pop() == "barrier @ %s:%d" % (f, L["LINE_BARRIER"]):
+                    bar_end[loc.name] = ev.time
+            elif isinstance(ev, CallingContextSample):
+                top = st[-1] if st else ""
+                nodes = [x.name for x in chain(ev.calling_context)[1]]
+                if top.startswith("barrier @"):
+                    in_bar[loc.name] += 1
+                elif loc.name == "OpenMP thread 0" and "work" in nodes:
+                    in_work += 1
+                    last_work = ev.time
+    bound = work_us * 1000 // period + 1
+    print("thread 0: %d work samples for %d us of CPU time (at most %d)" % (in_work, work_us, bound))
+    check(0 < in_work <= bound, "thread 0: work samples within its CPU time / period + 1")
+    for k in range(1, n):
+        name = "OpenMP thread %d" % k
+        b = bar_us.get(k, 0) * 1000 // period + 1
+        check(in_bar[name] <= b, "%s: %d samples inside its blocked barrier, at most %d (%d us CPU)"
+              % (name, in_bar[name], b, bar_us.get(k, 0)))
+        check(bar_end.get(name, 0) >= last_work,
+              "%s: its barrier interval ends after thread 0's last work sample" % name)
+    print("waiters: %d samples inside blocked barriers in all" % sum(in_bar.values()))
+
+
 def case_off(samples, L, src):
     check(not samples, "no samples with OMPTRACE_SAMPLING=0 (%d locations)" % len(samples))
 
@@ -419,6 +466,10 @@ CASES = {
     "paths": case_paths,
     "off": case_off,
     "waits": case_waits,
+    "blocked_2": case_blocked,
+    "blocked_2_machine": case_blocked,
+    "blocked_64": case_blocked,
+    "blocked_64_machine": case_blocked,
     "robust": case_robust,
     "own_handler": case_own_handler,
     "late_handler": case_late_handler,
@@ -508,6 +559,8 @@ def main():
     ap.add_argument("--vite", action="store_true", help="also check ViTE draws each thread")
     ap.add_argument("--summary", help="omptrace-summary (modes_agree)")
     a = ap.parse_args()
+    global ARGS
+    ARGS = a
     shutil.rmtree(a.out, ignore_errors=True)
     env = dict(os.environ, OMP_TOOL_LIBRARIES=a.lib, OMPTRACE_OUTPUT=a.out,
                OMPTRACE_SAMPLING=a.rate, SMP_CASE=a.case)
