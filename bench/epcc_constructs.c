@@ -57,6 +57,30 @@ static void run_for_dynamic(uint64_t n) {
   }
 }
 
+/* EPCC's PARALLEL FOR: a combined construct per instance, one iteration
+ * per thread. */
+static void run_parallel_for(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+#pragma omp parallel for num_threads(OT_BENCH_THREADS) schedule(static)
+    for (int j = 0; j < OT_BENCH_THREADS; j++)
+      delay(BODY);
+  }
+}
+
+/* EPCC's REDUCTION: a region with a reduction clause per instance. */
+static volatile int reduction_sink;
+static void run_reduction(uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    int s = 0;
+#pragma omp parallel num_threads(OT_BENCH_THREADS) reduction(+ : s)
+    {
+      delay(BODY);
+      s += 1;
+    }
+    reduction_sink = s;
+  }
+}
+
 /* Every thread creates its share of the tasks; the region's end barrier
  * runs what is left. */
 static void run_task(uint64_t n) {
@@ -140,6 +164,8 @@ const ot_bench_construct ot_bench_constructs[] = {
      run_parallel},
     {"parallel_1us", "parallel region with ~0.7 us of work per thread (~1 us in all)", 3000,
      run_parallel_1us},
+    {"parallel_for", "combined parallel for, 1 iteration per thread", 6000, run_parallel_for},
+    {"reduction", "parallel region with reduction(+), as EPCC's REDUCTION", 6000, run_reduction},
     {"barrier", "explicit barrier inside one region", 12000, run_barrier},
     {"for_static", "worksharing loop, schedule(static), 1 iteration per thread", 10000,
      run_for_static},

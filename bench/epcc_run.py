@@ -7,6 +7,12 @@ recording cost per OMPT event above the no-op tool, trace bytes per event and
 finalize time per million events; then the one-thread figures of ot_hotpath
 and the targets. Medians over repetitions throughout: the machine is shared.
 
+With --before LIB (an older libomptrace.so) and/or --variant NAME:K=V,...
+(omptrace with extra environment) it compares libraries instead: variants
+no tool, before, omptrace and the named ones, interleaved the same way, and
+prints per construct the median of the paired ratios to no tool and the
+spread of the runs (each process's median block: min, max, IQR, max/min).
+
 Events per instance are counted, not assumed: each kernel runs once under
 the counting build of the no-op tool, which reports every OMPT callback.
 """
@@ -78,6 +84,19 @@ class Runner:
             if not os.path.exists(p):
                 sys.exit("epcc_run: %s missing (build the bench targets first)" % p)
         self.variants = list(VARIANTS)
+        self.extra = {}  # variant -> (library, extra environment)
+        if args.before:
+            if not os.path.exists(args.before):
+                sys.exit("epcc_run: --before %s: no such file" % args.before)
+            self.extra["before"] = (os.path.abspath(args.before), {})
+        for spec in args.variant:
+            name, _, kvs = spec.partition(":")
+            if not name or name in VARIANTS or name in self.extra or "=" in name:
+                sys.exit("epcc_run: --variant %s: want NAME:K=V[,K=V] with a new NAME" % spec)
+            env = dict(kv.split("=", 1) for kv in kvs.split(",") if "=" in kv)
+            self.extra[name] = (self.omptrace, env)
+        if self.extra:
+            self.variants = ["none", "omptrace"] + list(self.extra)
         if args.no_omptrace or not os.path.exists(self.omptrace):
             if not args.no_omptrace:
                 print("note: %s not built: measuring no tool vs no-op tool only" % self.omptrace)
@@ -111,6 +130,11 @@ class Runner:
         elif variant == "omptrace":
             env["OMP_TOOL_LIBRARIES"] = self.omptrace
             self.omptrace_env(env, archive)
+        elif variant in self.extra:
+            env["OMP_TOOL_LIBRARIES"] = self.extra[variant][0]
+            self.omptrace_env(env, archive)
+            env.update(self.extra[variant][1])
+        t_start = time.monotonic_ns()
         p = subprocess.run(self.cmd(construct), env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=300)
         t_exit = time.monotonic_ns()  # CLOCK_MONOTONIC, as the program's end_ns
@@ -126,6 +150,7 @@ class Runner:
             "median_ns": float(r["median_ns"]),
             "instances": int(r["instances"]),
             "after_main_ms": (t_exit - int(r["end_ns"])) / 1e6,
+            "wall_ms": (t_exit - t_start) / 1e6,
         }
 
     def run_hotpath(self, variant, archive=None):
@@ -201,6 +226,10 @@ def main():
                     help="per-process figure for the main table: median block (default) or "
                     "best block (steadier on a busy machine, but blind to omptrace's background "
                     "work such as spilling)")
+    ap.add_argument("--before", metavar="LIB",
+                    help="an older libomptrace.so: compare it, omptrace and no tool per construct")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME:K=V[,K=V]",
+                    help="omptrace with extra environment, compared as --before (repeatable)")
     ap.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
                     help="first wait up to SECONDS for the CPUs to be at least 90%% idle")
     args = ap.parse_args()
@@ -232,7 +261,7 @@ def main():
 
     ev = {}
     for c in constructs:
-        ev[c] = R.count_events(c)
+        ev[c] = R.count_events(c) if not R.extra else None
 
     res = {c: {v: [] for v in R.variants} for c in constructs}  # per rep, None on failure
     arch = {c: [] for c in constructs}  # (bytes, otf2 events)
@@ -240,16 +269,24 @@ def main():
         for c in constructs:
             k = rep % len(R.variants)
             for v in R.variants[k:] + R.variants[:k]:
-                a = os.path.join(args.out, "%s-%d" % (c, rep)) if v == "omptrace" else None
+                traced = v == "omptrace" or v in R.extra
+                a = os.path.join(args.out, "%s-%s-%d" % (c, v, rep)) if traced else None
                 r = R.run(c, v, archive=a)
                 res[c][v].append(r)
-                if a and r and os.path.isdir(a):
+                if a and r and os.path.isdir(a) and v == "omptrace" and not R.extra:
                     size, n = archive_stats(a) if rep == 0 else (archive_bytes(a), None)
                     arch[c].append((size, n))
-                    if not args.keep:
-                        shutil.rmtree(a, ignore_errors=True)
+                if a and not args.keep:
+                    shutil.rmtree(a, ignore_errors=True)
         print("  repetition %d/%d done (%.0f s)" % (rep + 1, args.reps, time.monotonic() - t0))
 
+    if R.extra:
+        rows = compare(constructs, R.variants, res)
+        with open(os.path.join(args.out, "results.json"), "w") as f:
+            json.dump({"machine": m, "args": vars(args), "rows": rows, "runs": res}, f, indent=1)
+        print("wall time %.0f s; load average at the end %.2f; raw results in %s/results.json"
+              % (time.monotonic() - t0, os.getloadavg()[0], args.out))
+        return
     rows = report(constructs, R.variants, res, ev, arch, args.stat)
     hot = None
     if "omptrace" in R.variants and os.path.exists(R.hotpath):
@@ -356,6 +393,48 @@ def report(constructs, variants, res, ev, arch, stat):
         print("rec ns/ev: (omptrace - no-op) / ev/inst; B/ev: archive bytes per OMPT event; "
               "B/oev: per OTF2 event;\nfin ms/M: time after main() above the no-op tool, "
               "per million OMPT events")
+    return rows
+
+
+def quartiles(xs):
+    xs = sorted(xs)
+    if len(xs) < 2:
+        return xs[0], xs[0]
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def compare(constructs, variants, res):
+    """Per construct and variant: median time, median of the paired ratios to
+    no tool, and the spread of the processes (min, max, IQR, max/min)."""
+    print()
+    print("per construct: time per instance (each process's median block), median over "
+          "processes;\nratio: median of the paired ratios to no tool (same repetition); "
+          "spread of the processes: min-max, IQR and max/min;\nwall: median of the paired "
+          "ratios of the whole process's wall time; exit ms: median time after main()")
+    print("%-12s %-10s %9s %7s %19s %19s %7s %7s %7s" % (
+        "construct", "variant", "us", "ratio", "min-max us", "IQR us", "max/min", "wall", "exit ms"))
+    rows = []
+    for c in constructs:
+        for v in variants:
+            xs = [r["ns"] / 1e3 for r in res[c][v] if r]
+            if not xs:
+                print("%-12s %-10s %9s" % (c, v, "-"))
+                continue
+            ratios = [r["ns"] / n["ns"] for r, n in zip(res[c][v], res[c]["none"]) if r and n]
+            q1, q3 = quartiles(xs)
+            walls = [r["wall_ms"] / n["wall_ms"] for r, n in zip(res[c][v], res[c]["none"])
+                     if r and n]
+            after = median([r["after_main_ms"] for r in res[c][v] if r])
+            row = {"construct": c, "variant": v, "us": median(xs),
+                   "ratio": median(ratios) if v != "none" else 1.0,
+                   "min_us": min(xs), "max_us": max(xs), "q1_us": q1, "q3_us": q3,
+                   "max_over_min": max(xs) / min(xs), "runs_us": xs,
+                   "wall_ratio": median(walls) if v != "none" else 1.0, "after_main_ms": after}
+            print("%-12s %-10s %9.3f %7.2f %9.3f-%-9.3f %9.3f-%-9.3f %7.2f %7.2f %7.1f" % (
+                c, v, row["us"], row["ratio"], row["min_us"], row["max_us"], q1, q3,
+                row["max_over_min"], row["wall_ratio"], after))
+            rows.append(row)
     return rows
 
 
