@@ -164,6 +164,7 @@ static OTF2_CallbackCode on_node_property(void *u, OTF2_SystemTreeNodeRef node, 
                 : strcmp(n, "omptrace::filtered") == 0        ? &a->d.filtered
                 : strcmp(n, "omptrace::throttled") == 0       ? &a->d.throttled_text
                 : strcmp(n, "omptrace::throttled_waits") == 0 ? &a->d.throttled_waits_text
+                : strcmp(n, "omptrace::samples") == 0         ? &a->d.samples_text
                                                               : NULL;
   if (slot && !*slot && type == OTF2_TYPE_STRING)
     *slot = otr_xstrdup(S(a, value.stringRef));
@@ -447,6 +448,7 @@ void otr_defs_free(otr_archive *a) {
   free(d->filter_rules);
   free(d->filtered);
   free(d->throttled_text);
+  free(d->samples_text);
   free(d->throttled);
   free(d->throttled_waits_text);
   free(d->throttled_wait_ns);

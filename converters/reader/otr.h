@@ -130,6 +130,9 @@ typedef struct {
    * loc * OTR_T_COUNT + wait category; NULL when none */
   char *throttled_waits_text;
   uint64_t *throttled_wait_ns;
+  /* omptrace's samples expected and taken ("omptrace::samples"): lines
+   * "<location> <expected> <reached> <taken>"; NULL when absent */
+  char *samples_text;
 } otr_defs;
 
 /* An MPI communicator: world[r] is the world rank of its rank r. */

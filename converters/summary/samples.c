@@ -157,8 +157,27 @@ static void finish(sm *s) {
   s->facts.wait_samples = p->wait;
 }
 
+/* Samples expected and taken, summed over the locations of the archive's
+ * "omptrace::samples" (docs/summary.md): 0 when it has none. */
+static int expected_taken(const sm *s, uint64_t *expected, uint64_t *taken) {
+  const char *q = s->d->samples_text;
+  *expected = *taken = 0;
+  if (!q)
+    return 0;
+  unsigned long long loc, e, reached, t;
+  int n;
+  while (sscanf(q, "%llu %llu %llu %llu%n", &loc, &e, &reached, &t, &n) == 4) {
+    *expected += e;
+    *taken += t;
+    q += n;
+  }
+  return 1;
+}
+
 static void report_summary(sm *s, report *r) {
   sm_samples *p = s->samples;
+  uint64_t expected, taken;
+  int counted = expected_taken(s, &expected, &taken);
   rtable *t = rt_new(r, "samples", "summary", "Samples", true);
   rt_col(t, "samples", "Samples", RV_INT);
   rt_col(t, "period_ns", "Sampling period", RV_NS);
@@ -167,6 +186,10 @@ static void report_summary(sm *s, report *r) {
   rt_col(t, "overhead_samples", "Runtime overhead samples", RV_INT);
   rt_col(t, "wait_share", "OMP Wait share", RV_PCT);
   rt_col(t, "time_ns", "Sampled time", RV_NS);
+  if (counted) {
+    rt_col(t, "expected_samples", "Samples expected", RV_INT);
+    rt_col(t, "missing_samples", "Samples missing", RV_INT);
+  }
   rt_row(t);
   rt_int(t, (int64_t)p->total);
   rt_ns(t, p->period_ns);
@@ -175,6 +198,10 @@ static void report_summary(sm *s, report *r) {
   rt_int(t, (int64_t)p->ovh);
   rt_pct(t, (double)p->wait / (double)p->total);
   rt_ns(t, p->total * p->period_ns);
+  if (counted) {
+    rt_int(t, (int64_t)expected);
+    rt_int(t, (int64_t)(expected > taken ? expected - taken : 0));
+  }
 }
 
 /* Samples, work, wait, overhead and time of one row. */

@@ -152,6 +152,7 @@ static OTF2_ErrorCode write_definitions(const out_state *o) {
   CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1, s->process, s->process_class, 0));
   CHECK(ot_filtered_write(w, 1));
   CHECK(ot_throttled_write(w, 1));
+  CHECK(ot_samples_count_write(w, 1));
   CHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, 0, s->group, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
                                                 OTF2_UNDEFINED_LOCATION_GROUP));
   for (uint32_t i = 0; i < o->nloc; i++)

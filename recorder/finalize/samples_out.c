@@ -143,6 +143,7 @@ void ot_samples_prepare(const ot_run *r) {
   ot_contexts_close();
   ot_ctx_waits_free();
   report_costs();
+  ot_samples_count_prepare(run);
 }
 
 OTF2_ErrorCode ot_samples_emit_until(uint32_t loc, uint64_t limit_raw) {

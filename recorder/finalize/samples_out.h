@@ -20,5 +20,10 @@ int ot_samples_due(uint32_t loc, uint64_t limit_raw);
 int ot_samples_any(void);
 uint64_t ot_samples_taken(void); /* totals for the exit line */
 uint64_t ot_samples_failed(void);
+/* "omptrace::samples", samples expected and taken per location
+ * (finalize/samples_count.c): prepared by ot_samples_prepare, written on
+ * the process node with the global definitions. */
+void ot_samples_count_prepare(const ot_run *run);
+OTF2_ErrorCode ot_samples_count_write(OTF2_GlobalDefWriter *w, OTF2_SystemTreeNodeRef node);
 
 #endif

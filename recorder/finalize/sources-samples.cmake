@@ -5,7 +5,8 @@ if(OMPTRACE_SAMPLING_BUILT)
     ${CMAKE_CURRENT_LIST_DIR}/contexts.c
     ${CMAKE_CURRENT_LIST_DIR}/contexts_nodes.c
     ${CMAKE_CURRENT_LIST_DIR}/contexts_waits.c
-    ${CMAKE_CURRENT_LIST_DIR}/samples_out.c)
+    ${CMAKE_CURRENT_LIST_DIR}/samples_out.c
+    ${CMAKE_CURRENT_LIST_DIR}/samples_count.c)
 else()
   target_sources(omptrace_pipeline PRIVATE ${CMAKE_CURRENT_LIST_DIR}/samples_none.c)
 endif()

@@ -335,7 +335,11 @@ def case_blocked(samples, L, src):
     check(len(bar_us) == n, "the program printed every thread's barrier CPU time")
     f = os.path.basename(src)
     last_work, bar_end, in_bar, in_work = 0, {}, collections.Counter(), 0
-    with otf2.reader.open(os.path.join(ARGS.out, "traces.otf2")) as r:
+    per_loc = collections.Counter()
+    archive = os.path.join(ARGS.out, "traces.otf2")
+    with otf2.reader.open(archive) as r:
+        props = [p.value for p in r.definitions.system_tree_node_properties
+                 if p.name == "omptrace::samples"]
         stacks = {}
         for loc, ev in r.events:
             st = stacks.setdefault(loc.name, [])
@@ -345,6 +349,7 @@ def case_blocked(samples, L, src):
                 if st and st.pop() == "barrier @ %s:%d" % (f, L["LINE_BARRIER"]):
                     bar_end[loc.name] = ev.time
             elif isinstance(ev, CallingContextSample):
+                per_loc[loc.name] += 1
                 top = st[-1] if st else ""
                 nodes = [x.name for x in chain(ev.calling_context)[1]]
                 if top.startswith("barrier @"):
@@ -363,6 +368,32 @@ def case_blocked(samples, L, src):
         check(bar_end.get(name, 0) >= last_work,
               "%s: its barrier interval ends after thread 0's last work sample" % name)
     print("waiters: %d samples inside blocked barriers in all" % sum(in_bar.values()))
+    # The accounting (omptrace::samples): taken is what the archive holds,
+    # exactly, per location; expected covers at least thread 0's work.
+    if not check(len(props) == 1, "one omptrace::samples property (%d)" % len(props)):
+        return
+    rows = {int(a): (int(e), int(x), int(t)) for a, e, x, t in
+            (l.split() for l in props[0].splitlines())}
+    check(len(rows) == n, "a line per thread (%d of %d)" % (len(rows), n))
+    for k, (e, x, t) in sorted(rows.items()):
+        name = "OpenMP thread %d" % k
+        check(t == per_loc[name], "%s: taken %d == its samples in the archive %d"
+              % (name, t, per_loc[name]))
+        check(x >= t, "%s: expirations reached %d >= taken %d" % (name, x, t))
+    e0 = rows.get(0, (0, 0, 0))[0]
+    check(e0 >= work_us * 1000 // period, "thread 0: expected %d >= its work's CPU time / period %d"
+          % (e0, work_us * 1000 // period))
+    exp, taken = sum(v[0] for v in rows.values()), sum(v[2] for v in rows.values())
+    print("samples: %d taken of %d expected (%d reached the handler)"
+          % (taken, exp, sum(v[1] for v in rows.values())))
+    if ARGS.summary:
+        s = summary_json(ARGS.summary, archive).get("samples", {}).get("summary", {})
+        if isinstance(s, list):
+            s = s[0] if s else {}
+        check(s.get("expected_samples") == exp, "summary: expected_samples %s == %d"
+              % (s.get("expected_samples"), exp))
+        check(s.get("missing_samples") == max(0, exp - taken), "summary: missing_samples %s == %d"
+              % (s.get("missing_samples"), max(0, exp - taken)))
 
 
 def case_off(samples, L, src):
