@@ -103,7 +103,7 @@ static uint64_t cpu_ns(clockid_t clock) {
   return ns ? ns : 1;
 }
 
-static void disarm(ot_sampler_thread *st);
+static void disarm(ot_sampler_thread *st, int own);
 
 void ot_sampler_thread_begin(ot_thread *t) {
   if (!enabled || atomic_load(&stopped) || t->sampler)
@@ -138,16 +138,18 @@ void ot_sampler_thread_begin(ot_thread *t) {
     st->cpu_clock = CLOCK_THREAD_CPUTIME_ID; /* fails the timer_create below too */
   st->perf_fd = -1;
   if (!wall) {
-    int fd = ot_sampler_perf_open(ot_sampler_signal_number(), period_ns);
+    void *ring = NULL;
+    int fd = ot_sampler_perf_open(ot_sampler_signal_number(), period_ns, &ring);
     if (fd >= 0) {
       st->armed_ns = cpu_ns(st->cpu_clock);
-      st->perf_fd = fd; /* before its first signal */
+      st->perf_ring = ring;
+      st->perf_fd = fd; /* both before its first signal */
       atomic_store(&st->has_timer, 1);
       st->active = 1;
-      if (ot_sampler_perf_rearm(fd) != 0)
+      if (ot_sampler_perf_start(fd, ring) != 0)
         ot_warn("sampling off on thread %u: the perf_event counter did not start", t->loc);
       if (atomic_load(&stopped))
-        disarm(st);
+        disarm(st, 1);
       return;
     }
     if (!perf_refused++)
@@ -167,19 +169,20 @@ void ot_sampler_thread_begin(ot_thread *t) {
   st->armed_ns = cpu_ns(st->cpu_clock);
   timer_settime(st->timer, 0, &its, NULL);
   if (atomic_load(&stopped)) /* finalize ran meanwhile and may have missed this timer */
-    disarm(st);
+    disarm(st, 1);
 }
 
 /* Thread end and finalize may both get here for one thread: only the one
- * that takes has_timer deletes the timer. */
-static void disarm(ot_sampler_thread *st) {
+ * that takes has_timer deletes the timer. A counter's ring is unmapped
+ * only on its own thread (own), where no handler can be reading it. */
+static void disarm(ot_sampler_thread *st, int own) {
   st->active = 0;
   if (atomic_exchange(&st->has_timer, 0)) {
     st->disarmed_ns = cpu_ns(st->cpu_clock);
     int fd = st->perf_fd;
     if (fd >= 0) {
       st->perf_fd = -1;
-      ot_sampler_perf_close(fd);
+      ot_sampler_perf_close(fd, own ? st->perf_ring : NULL);
     } else {
       timer_delete(st->timer);
     }
@@ -188,7 +191,7 @@ static void disarm(ot_sampler_thread *st) {
 
 void ot_sampler_thread_end(ot_thread *t) {
   if (t->sampler)
-    disarm(t->sampler);
+    disarm(t->sampler, t == ot_self);
 }
 
 /* A program that installs its own handler for the sampling signal after
@@ -240,7 +243,7 @@ void ot_sampler_stop(void) {
   for (uint32_t i = 0; i < n; i++) {
     ot_thread *t = ot_thread_get(i);
     if (t && t->sampler)
-      disarm(t->sampler);
+      disarm(t->sampler, t == ot_self);
   }
   check_coverage();
   ot_sampler_signal_restore();

@@ -105,6 +105,7 @@ typedef struct ot_sampler_thread {
   /* The thread's perf_event task-clock counter (sampler_perf.h), or -1
    * when its timer is a POSIX timer. Set before the counter can fire. */
   volatile sig_atomic_t perf_fd;
+  void *perf_ring; /* its ring buffer (NULL: re-armed by ioctl) */
 } ot_sampler_thread;
 
 /* Capture helpers (sampler_capture.c). ot_capture_take is signal-safe

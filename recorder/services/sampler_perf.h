@@ -10,17 +10,22 @@
 #include <signal.h>
 #include <stdint.h>
 
-/* Opens the counter of the calling thread, stopped (ot_sampler_perf_rearm
- * starts it): its descriptor, or
+/* Opens the counter of the calling thread, stopped (ot_sampler_perf_start
+ * starts it), with its ring buffer in *ring (NULL where the mapping was
+ * refused: then every overflow needs a re-arm by ioctl): its descriptor, or
  * -1 (perf_event_open refused: perf_event_paranoid, seccomp, no kernel
  * support). Its overflow sends signo to the thread with si_fd = the
  * descriptor and si_code POLL_IN or POLL_HUP. */
-int ot_sampler_perf_open(int signo, uint64_t period_ns);
+int ot_sampler_perf_open(int signo, uint64_t period_ns, void **ring);
+int ot_sampler_perf_start(int fd, void *ring); /* 0, or -1 on an error */
 /* signal-safe: reachable from the sampling signal handler. */
 int ot_sampler_perf_is(const siginfo_t *si, int fd);
 /* signal-safe: reachable from the sampling signal handler.
- * Lets the counter signal its next overflow (0, or -1 on an error). */
-int ot_sampler_perf_rearm(int fd);
-void ot_sampler_perf_close(int fd);
+ * Lets the counter signal its next overflow: frees the ring's page, or
+ * (without a ring) re-arms the counter. */
+void ot_sampler_perf_rearm(int fd, void *ring);
+/* ring: NULL to leave the mapping (a handler on another thread may still
+ * read it). */
+void ot_sampler_perf_close(int fd, void *ring);
 
 #endif

@@ -62,6 +62,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   /* Ours only when one of our timers sent it to its own thread: a POSIX
    * timer's cookie, or this thread's perf_event counter. */
   int perf_fd = st ? st->perf_fd : -1;
+  void *ring = st ? st->perf_ring : NULL;
   int perf = ot_sampler_perf_is(si, perf_fd);
   if (!st || (!perf && (si->si_code != SI_TIMER || si->si_value.sival_ptr != st))) {
     chain(sig, si, uc);
@@ -75,14 +76,14 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   /* No samples while paused or ended (omp_control_tool). */
   if (!st->active || atomic_load_explicit(&ot_recording, memory_order_relaxed) != OT_REC_ON) {
     if (perf && st->active)
-      ot_sampler_perf_rearm(perf_fd);
+      ot_sampler_perf_rearm(perf_fd, ring);
     errno = saved_errno;
     return;
   }
   if (!ot_safe_enter(st)) {
     st->busy_skips++;
     if (perf)
-      ot_sampler_perf_rearm(perf_fd);
+      ot_sampler_perf_rearm(perf_fd, ring);
     errno = saved_errno;
     return;
   }
@@ -98,7 +99,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
   }
   ot_safe_exit(st);
   if (perf)
-    ot_sampler_perf_rearm(perf_fd); /* after the sample: the handler's time starts no new period */
+    ot_sampler_perf_rearm(perf_fd, ring); /* after the sample, so none nests in it */
   errno = saved_errno;
 }
 
