@@ -190,6 +190,12 @@ static void other_findings(sm_findings *k, const sm_facts *f) {
   if (f->ipc_label && f->ipc_all > 0 && f->ipc_low < 0.5 * f->ipc_all)
     add(k, 0, "%s runs at %.2f instructions per cycle, against %.2f for the whole run.",
         f->ipc_label, f->ipc_low, f->ipc_all);
+  if (f->samples_expected && f->samples * 10 < f->samples_expected * 9)
+    add(k, 0,
+        "%.0f%% of the expected samples are missing (%llu taken of %llu): signals lost or "
+        "merged, or samples dropped; the sampled times are that much short.",
+        100.0 * (double)(f->samples_expected - f->samples) / (double)f->samples_expected,
+        (unsigned long long)f->samples, (unsigned long long)f->samples_expected);
   if (f->samples && f->wait_samples * 10 >= f->samples * 3)
     add(k, 0, "%.0f%% of the samples caught threads waiting inside the OpenMP runtime.",
         100.0 * (double)f->wait_samples / (double)f->samples);

@@ -141,8 +141,13 @@ static void flat_profile(sm *s) {
   }
 }
 
+static int expected_taken(const sm *s, uint64_t *expected, uint64_t *taken);
+
 static void finish(sm *s) {
   sm_samples *p = s->samples;
+  uint64_t expected, taken;
+  if (expected_taken(s, &expected, &taken))
+    s->facts.samples_expected = expected; /* a run that lost every sample says so too */
   if (!p->total)
     return;
   uint32_t nc = s->d->n_contexts;

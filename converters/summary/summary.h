@@ -70,6 +70,7 @@ typedef struct {
   double ipc_low, ipc_all;
   /* samples */
   uint64_t samples, wait_samples;
+  uint64_t samples_expected; /* omptrace::samples, 0 when the archive has none */
   /* MPI jobs: ranks (0 for one process), max/mean over ranks of OpenMP
    * work and of MPI time, and the call site losing most per kind of wait */
   uint32_t ranks;
