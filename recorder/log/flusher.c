@@ -1,9 +1,15 @@
 /* The flusher thread (log/flusher.h): wakes on a pipe (kicks from the
  * buffer layer's hand-off, flush requests, also from signal handlers) or
  * every OMPTRACE_FLUSH_INTERVAL, and runs a pass of log/flush_pass.c. One
- * write lock serializes passes (the thread, inline passes, fork), so the
- * child of a fork never inherits a half-written frame. */
-#define _GNU_SOURCE /* pipe2 */
+ * write lock serializes passes (the thread, the guard, inline passes,
+ * fork), so the child of a fork never inherits a half-written frame.
+ * The flusher runs at the lowest priority (SCHED_IDLE), so its passes do
+ * not take a core from the program's threads (docs/performance.md, "Background
+ * work"); the guard, a thread at the program's priority that sleeps one
+ * interval at a time, writes a periodic pass itself when the last one is
+ * more than an interval overdue (the flusher starved on a machine with no
+ * CPU to spare), which bounds the loss window of a kill. */
+#define _GNU_SOURCE /* pipe2, pthread_setname_np */
 #include "log/flusher.h"
 #include "buffer/buffer.h"
 #include "core/clock.h"
@@ -19,9 +25,11 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -39,6 +47,20 @@ static atomic_uint_fast64_t req_gen, done_gen;
 static atomic_int done_rc;
 static atomic_int last_req; /* the process ends (a signal): passes are last ones */
 static atomic_int write_lock;
+static int guard_pipe[2] = {-1, -1}; /* to the guard: stop */
+static pthread_t guard_tid;
+static atomic_int guard_running;
+static atomic_uint_fast64_t last_all_ns; /* end of the last pass that wrote everything */
+static atomic_uint_fast64_t guard_passes;
+/* OMPTRACE_TEST_FLUSH_BUSY: 1, the flusher makes no periodic pass; 2, nor
+ * any pass for a kick (a starved flusher, for the tests) */
+static int test_busy;
+static atomic_uint_fast64_t kick_ns; /* when the unanswered kick was sent, 0 none */
+static atomic_uint_fast64_t kick_passes;
+/* A kick the flusher has not taken up for this long is written by the
+ * recording thread that kicks again (the one waiting for a chunk kicks
+ * every 50 us): a starved flusher never stalls a thread for longer. */
+#define OT_KICK_LATE_NS 100000000u
 
 /* signal-safe: one compare-and-swap per try. */
 static int lock_try(void) {
@@ -88,8 +110,20 @@ static void close_pipe(int p[2]) {
  * it, not all of it, for 6 more passes in that second. */
 #define OT_FIRST_FLUSH_NS 10000000u
 
+/* The lowest priority: the flusher runs when a CPU has nothing else to do
+ * (or for its small share next to busy threads). Not undone: an
+ * unprivileged thread cannot leave SCHED_IDLE (RLIMIT_NICE), hence the
+ * guard. */
+static void set_idle_policy(void) {
+  struct sched_param sp = {0};
+  int rc = pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+  if (rc != 0)
+    ot_verbose("log: the flusher stays at normal priority (SCHED_IDLE: %s)", strerror(rc));
+}
+
 static void *flusher_main(void *arg) {
   (void)arg;
+  set_idle_policy();
   uint64_t interval = ot_cfg.flush_ns;
   uint64_t step = interval < OT_FIRST_FLUSH_NS ? interval : OT_FIRST_FLUSH_NS;
   uint64_t next = interval ? ot_monotonic_ns() + step : 0;
@@ -104,10 +138,15 @@ static void *flusher_main(void *arg) {
     drain(req_pipe[0]);
     if (atomic_load(&stopping))
       return NULL;
-    atomic_flag_clear(&kicked); /* kicks from now on wake the next pass */
+    if (test_busy != 2) {
+      atomic_store(&kick_ns, 0);
+      atomic_flag_clear(&kicked); /* kicks from now on wake the next pass */
+    }
     uint64_t gen = atomic_load(&req_gen);
-    int periodic = interval && ot_monotonic_ns() >= next;
+    int periodic = interval && ot_monotonic_ns() >= next && !test_busy;
     int all = periodic || gen > atomic_load(&done_gen);
+    if (!all && test_busy == 2)
+      continue;
     lock_wait();
     int rc = ot_pass_run(!all                     ? OT_PASS_FULL
                          : atomic_load(&last_req) ? OT_PASS_LAST
@@ -116,6 +155,7 @@ static void *flusher_main(void *arg) {
     unlock();
     ot_filter_resolve_pending(); /* filter decisions, off the hot path */
     if (all) {
+      atomic_store(&last_all_ns, ot_monotonic_ns());
       if (interval) {
         step = step < interval / 2 ? 2 * step : interval;
         next = ot_monotonic_ns() + step;
@@ -127,12 +167,64 @@ static void *flusher_main(void *arg) {
   }
 }
 
+/* The guard: at the program's priority, wakes once per interval and writes
+ * everything itself when the last such pass ended more than two intervals
+ * ago. A pass the flusher holds the lock for is left to it (lock_try). */
+static void *guard_main(void *arg) {
+  (void)arg;
+  uint64_t interval = ot_cfg.flush_ns;
+  for (;;) {
+    struct pollfd pfd = {guard_pipe[0], POLLIN, 0};
+    poll(&pfd, 1, (int)((interval + 999999) / 1000000));
+    if (atomic_load(&stopping))
+      return NULL;
+    if (ot_monotonic_ns() - atomic_load(&last_all_ns) <= 2 * interval || !lock_try())
+      continue;
+    ot_pass_run(OT_PASS_ALL, 0);
+    unlock();
+    atomic_store(&last_all_ns, ot_monotonic_ns());
+    atomic_fetch_add(&guard_passes, 1);
+  }
+}
+
+static void start_guard(void) {
+  if (!ot_cfg.flush_ns || open_pipe(guard_pipe) != 0)
+    return;
+  /* created by the program's thread: its policy, not the flusher's */
+  if (pthread_create(&guard_tid, NULL, guard_main, NULL) != 0) {
+    close_pipe(guard_pipe);
+    return;
+  }
+  pthread_setname_np(guard_tid, "omptrace-guard");
+  atomic_store(&guard_running, 1);
+}
+
+static void stop_guard(void) {
+  if (!atomic_load(&guard_running))
+    return;
+  poke(guard_pipe[1]); /* stopping is set */
+  pthread_join(guard_tid, NULL);
+  atomic_store(&guard_running, 0);
+  close_pipe(guard_pipe);
+  ot_verbose("log: %llu passes written by the guard (the flusher more than an interval late)",
+             (unsigned long long)atomic_load(&guard_passes));
+}
+
 void ot_log_kick(void) {
   if (!atomic_load_explicit(&ready, memory_order_acquire))
     return;
   if (atomic_load_explicit(&running, memory_order_acquire)) {
-    if (!atomic_flag_test_and_set(&kicked))
+    if (!atomic_flag_test_and_set(&kicked)) {
+      atomic_store(&kick_ns, ot_monotonic_ns());
       poke(req_pipe[1]);
+      return;
+    }
+    uint64_t t = atomic_load(&kick_ns);
+    if (t && ot_monotonic_ns() - t > OT_KICK_LATE_NS && lock_try()) {
+      ot_pass_run(OT_PASS_FULL, 0);
+      unlock();
+      atomic_fetch_add(&kick_passes, 1);
+    }
     return;
   }
   /* No thread (it could not start): write from the recording thread. */
@@ -149,7 +241,16 @@ static int start_thread(void) {
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   atomic_store(&stopping, 0);
+  const char *busy = getenv("OMPTRACE_TEST_FLUSH_BUSY");
+  test_busy = busy && (busy[0] == '1' || busy[0] == '2') && !busy[1] ? busy[0] - '0' : 0;
+  atomic_store(&kick_passes, 0);
+  atomic_store(&last_all_ns, ot_monotonic_ns());
+  atomic_store(&guard_passes, 0);
   int rc = pthread_create(&flusher_tid, NULL, flusher_main, NULL);
+  if (rc == 0) {
+    pthread_setname_np(flusher_tid, "omptrace-flush");
+    start_guard();
+  }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (rc != 0) {
     ot_warn("cannot start the flusher thread: %s; the recording threads write the log",
@@ -255,9 +356,12 @@ static void stop_thread(void) {
   if (!atomic_load(&running))
     return;
   atomic_store(&stopping, 1);
+  stop_guard();
   poke(req_pipe[1]);
   pthread_join(flusher_tid, NULL);
   atomic_store(&running, 0);
+  ot_verbose("log: %llu passes written by recording threads (a kick not taken up in %u ms)",
+             (unsigned long long)atomic_load(&kick_passes), OT_KICK_LATE_NS / 1000000u);
 }
 
 int ot_log_finish(void) {
@@ -321,6 +425,8 @@ int ot_log_fork_child(const char *new_out_dir) {
   atomic_store(&running, 0);
   atomic_store(&ready, 0);
   atomic_store(&last_req, 0);
+  atomic_store(&guard_running, 0); /* the parent's */
+  close_pipe(guard_pipe);
   close_pipe(req_pipe);
   close_pipe(reply_pipe);
   ot_pass_reset();
