@@ -226,6 +226,8 @@ def main():
                     help="per-process figure for the main table: median block (default) or "
                     "best block (steadier on a busy machine, but blind to omptrace's background "
                     "work such as spilling)")
+    ap.add_argument("--blocks", type=int,
+                    help="timed blocks per process (default 15, quick 9): more for longer runs")
     ap.add_argument("--before", metavar="LIB",
                     help="an older libomptrace.so: compare it, omptrace and no tool per construct")
     ap.add_argument("--variant", action="append", default=[], metavar="NAME:K=V[,K=V]",
@@ -234,7 +236,7 @@ def main():
                     help="first wait up to SECONDS for the CPUs to be at least 90%% idle")
     args = ap.parse_args()
     args.reps = args.reps or (3 if args.quick else 5)
-    args.blocks = 9 if args.quick else 15
+    args.blocks = args.blocks or (9 if args.quick else 15)
     args.scale = 0.5 if args.quick else 1.0
 
     R = Runner(args)
