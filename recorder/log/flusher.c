@@ -5,8 +5,8 @@
  * fork), so the child of a fork never inherits a half-written frame.
  * The flusher runs at the lowest priority (SCHED_IDLE), so its passes do
  * not take a core from the program's threads (docs/performance.md, "Background
- * work"); the guard, a thread at the program's priority that sleeps one
- * interval at a time, writes a periodic pass itself when the last one is
+ * work"); the guard, a thread at the program's priority that wakes four
+ * times per interval, writes a periodic pass itself when the last one is
  * more than an interval overdue (the flusher starved on a machine with no
  * CPU to spare), which bounds the loss window of a kill. */
 #define _GNU_SOURCE /* pipe2, pthread_setname_np */
@@ -50,7 +50,11 @@ static atomic_int write_lock;
 static int guard_pipe[2] = {-1, -1}; /* to the guard: stop */
 static pthread_t guard_tid;
 static atomic_int guard_running;
-static atomic_uint_fast64_t last_all_ns; /* end of the last pass that wrote everything */
+/* start of the last pass that wrote everything: what is older is in the log */
+static atomic_uint_fast64_t last_all_ns;
+static atomic_uint_fast64_t guard_busy;  /* the guard found the flusher in a pass */
+static atomic_uint_fast64_t guard_lifts; /* ... and lifted it to normal priority */
+static atomic_int lifted;                /* the flusher is at normal priority for now */
 static atomic_uint_fast64_t guard_passes;
 /* OMPTRACE_TEST_FLUSH_BUSY: 1, the flusher makes no periodic pass; 2, nor
  * any pass for a kick (a starved flusher, for the tests) */
@@ -148,14 +152,17 @@ static void *flusher_main(void *arg) {
     if (!all && test_busy == 2)
       continue;
     lock_wait();
+    uint64_t t_pass = ot_monotonic_ns();
     int rc = ot_pass_run(!all                     ? OT_PASS_FULL
                          : atomic_load(&last_req) ? OT_PASS_LAST
                                                   : OT_PASS_ALL,
                          0);
     unlock();
+    if (atomic_exchange(&lifted, 0))
+      set_idle_policy();         /* the guard lifted it for the pass it was in */
     ot_filter_resolve_pending(); /* filter decisions, off the hot path */
     if (all) {
-      atomic_store(&last_all_ns, ot_monotonic_ns());
+      atomic_store(&last_all_ns, t_pass);
       if (interval) {
         step = step < interval / 2 ? 2 * step : interval;
         next = ot_monotonic_ns() + step;
@@ -167,22 +174,37 @@ static void *flusher_main(void *arg) {
   }
 }
 
-/* The guard: at the program's priority, wakes once per interval and writes
- * everything itself when the last such pass ended more than two intervals
- * ago. A pass the flusher holds the lock for is left to it (lock_try). */
+/* The guard: at the program's priority, wakes four times per interval and
+ * writes everything itself when the last such pass began more than two
+ * intervals ago. A pass the flusher is in (it holds the lock) is left to it,
+ * lifted to normal priority where the process may. */
 static void *guard_main(void *arg) {
   (void)arg;
   uint64_t interval = ot_cfg.flush_ns;
   for (;;) {
     struct pollfd pfd = {guard_pipe[0], POLLIN, 0};
-    poll(&pfd, 1, (int)((interval + 999999) / 1000000));
+    poll(&pfd, 1, (int)((interval / 4 + 999999) / 1000000)); /* late by at most a quarter */
     if (atomic_load(&stopping))
       return NULL;
-    if (ot_monotonic_ns() - atomic_load(&last_all_ns) <= 2 * interval || !lock_try())
+    if (ot_monotonic_ns() - atomic_load(&last_all_ns) <= 2 * interval)
       continue;
+    if (!lock_try()) {
+      /* The flusher is in a pass and starved at SCHED_IDLE: lift it to
+       * normal priority for the rest of it, where the process may (root,
+       * CAP_SYS_NICE, RLIMIT_NICE >= 20); otherwise it finishes at its
+       * idle share. */
+      struct sched_param sp = {0};
+      atomic_fetch_add(&guard_busy, 1);
+      if (!atomic_load(&lifted) && pthread_setschedparam(flusher_tid, SCHED_OTHER, &sp) == 0) {
+        atomic_store(&lifted, 1);
+        atomic_fetch_add(&guard_lifts, 1);
+      }
+      continue;
+    }
+    uint64_t t_pass = ot_monotonic_ns();
     ot_pass_run(OT_PASS_ALL, 0);
     unlock();
-    atomic_store(&last_all_ns, ot_monotonic_ns());
+    atomic_store(&last_all_ns, t_pass);
     atomic_fetch_add(&guard_passes, 1);
   }
 }
@@ -206,8 +228,11 @@ static void stop_guard(void) {
   pthread_join(guard_tid, NULL);
   atomic_store(&guard_running, 0);
   close_pipe(guard_pipe);
-  ot_verbose("log: %llu passes written by the guard (the flusher more than an interval late)",
-             (unsigned long long)atomic_load(&guard_passes));
+  ot_verbose("log: %llu passes written by the guard (the flusher more than an interval late), "
+             "%llu times the flusher was in a pass (lifted to normal priority %llu times)",
+             (unsigned long long)atomic_load(&guard_passes),
+             (unsigned long long)atomic_load(&guard_busy),
+             (unsigned long long)atomic_load(&guard_lifts));
 }
 
 void ot_log_kick(void) {
@@ -246,6 +271,9 @@ static int start_thread(void) {
   atomic_store(&kick_passes, 0);
   atomic_store(&last_all_ns, ot_monotonic_ns());
   atomic_store(&guard_passes, 0);
+  atomic_store(&guard_busy, 0);
+  atomic_store(&guard_lifts, 0);
+  atomic_store(&lifted, 0);
   int rc = pthread_create(&flusher_tid, NULL, flusher_main, NULL);
   if (rc == 0) {
     pthread_setname_np(flusher_tid, "omptrace-flush");
