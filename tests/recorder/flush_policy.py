@@ -4,6 +4,8 @@
   policy      the thread omptrace-flush at SCHED_IDLE and omptrace-guard at
               SCHED_OTHER (sched_getscheduler on their tids), one of each;
               the archive holds the 5 regions and loops of each thread
+  nocap       without CAP_SYS_NICE and with RLIMIT_NICE 0 (as most users run):
+              the flusher stays at SCHED_OTHER, with one verbose line
   nointerval  OMPTRACE_FLUSH_INTERVAL=off: the flusher at SCHED_IDLE, no guard
   bound       OMPTRACE_TEST_FLUSH_BUSY=1 (the flusher makes no periodic pass,
               as when it is starved), OMPTRACE_FLUSH_INTERVAL=50ms: the guard
@@ -62,8 +64,8 @@ def regions(anchor):
             for c, k in (("parallel", "par"), ("loop", "for"))]
 
 
-def run_policy(extra, want, mode="policy", n=REGIONS):
-    p = subprocess.run([A.prog, mode], env=env(extra), stdout=subprocess.PIPE,
+def run_policy(extra, want, mode="policy", n=REGIONS, prefix=()):
+    p = subprocess.run(list(prefix) + [A.prog, mode], env=env(extra), stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True, timeout=250)
     expect("exit status (stderr: %s)" % p.stderr.strip(), p.returncode, 0)
     got = sorted(tuple(l.split()[1:3]) for l in p.stdout.splitlines() if l.startswith("thread "))
@@ -127,13 +129,24 @@ def main():
     ap = argparse.ArgumentParser()
     for a in ("--lib", "--prog", "--src", "--recover", "--work"):
         ap.add_argument(a, required=True)
-    ap.add_argument("case", choices=("policy", "nointerval", "bound", "kick"))
+    ap.add_argument("case", choices=("policy", "nocap", "nointerval", "bound", "kick"))
     A = ap.parse_args()
     shutil.rmtree(A.work, ignore_errors=True)
     os.makedirs(A.work)
     flush, guard = ("omptrace-flush", "policy=5"), ("omptrace-guard", "policy=0")
     if A.case == "policy":
         run_policy({}, [flush, guard])
+    elif A.case == "nocap":
+        if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("prlimit"):
+            print("skipped: needs root, setpriv and prlimit to drop CAP_SYS_NICE")
+            sys.exit(77)
+        # neither CAP_SYS_NICE nor RLIMIT_NICE >= 20: the guard could not
+        # lift a starved flusher, so it stays at the program's priority
+        p = run_policy({"OMPTRACE_VERBOSE": "1"}, [("omptrace-flush", "policy=0"), guard],
+                       prefix=("prlimit", "--nice=0:0", "setpriv", "--inh-caps=-sys_nice",
+                               "--bounding-set=-sys_nice"))
+        expect("the verbose line", len(re.findall(r"^omptrace: log: the flusher stays at normal "
+                                                  r"priority \(no CAP_SYS_NICE", p.stderr, re.M)), 1)
     elif A.case == "nointerval":
         run_policy({"OMPTRACE_FLUSH_INTERVAL": "off"}, [flush])
     elif A.case == "bound":
