@@ -103,20 +103,6 @@ def run(mode, value, launcher=False, kill=False, keep_log=False):
     return os.path.join(out, "traces.otf2"), p.stdout, p.stderr
 
 
-def throttled(t):
-    """(region name, location) -> throttled instances, from otf2-print -G."""
-    text = subprocess.run(["otf2-print", "-G", t.anchor], stdout=subprocess.PIPE,
-                          universal_newlines=True).stdout
-    m = re.search(r'^SYSTEM_TREE_NODE_PROPERTY.*Name: "omptrace::throttled" <\d+>, '
-                  r'Type: STRING, Value: "([^"]*)"', text, re.M | re.S)
-    names = {r._ref: r.name for r in t.regions}
-    got = {}
-    for line in (m.group(1) if m else "").splitlines():
-        region, loc, count, _ns = (int(x) for x in line.split())
-        got[(names.get(region), loc)] = got.get((names.get(region), loc), 0) + count
-    return got
-
-
 def load(anchor, complete=True):
     t = archive.Trace(anchor)
     invariants.check_generic(t, complete=complete)
@@ -136,7 +122,7 @@ def check_counts(anchor, construct, recorded, ran, complete=True):
     line = archive.markers(os.path.join(A.src, "throttle.c"))[marker]
     name = "%s @ throttle.c:%d" % (construct, line)
     enters = t.per_loc(lambda l: t.enter_count(construct, line, l))
-    counts = throttled(t)
+    counts = t.throttled()
     if construct == "task":  # a task may run on the other thread: compare totals
         expect("recorded task instances", sum(enters), recorded * n)
         created = t.per_loc(lambda l: t.enter_count("task create", line, l))
@@ -174,7 +160,7 @@ def check_scoped(construct):
     marks = archive.markers(os.path.join(A.src, "throttle.c"))
     line = marks[construct]
     name = "%s @ throttle.c:%d" % (construct, line)
-    counts = throttled(t)
+    counts = t.throttled()
     expect("recorded %s per thread" % construct,
            t.per_loc(lambda l: t.enter_count(construct, line, l)), recorded)
     expect("throttled %s per thread" % construct, [counts.get((name, l), 0) for l in t.locs],
@@ -197,7 +183,7 @@ def check_parallel():
     marks = archive.markers(os.path.join(A.src, "throttle.c"))
     line = marks["parallel"]
     name = "parallel @ throttle.c:%d" % line
-    counts = throttled(t)
+    counts = t.throttled()
     expect("recorded parallel regions per thread",
            t.per_loc(lambda l: t.enter_count("parallel", line, l)), [100, 100])
     expect("throttled parallel regions per thread", [counts.get((name, l), 0) for l in t.locs],
@@ -243,7 +229,7 @@ def t_waited():
     t = load(anchor)
     line = archive.markers(os.path.join(A.src, "throttle.c"))["waited"]
     name = "task @ throttle.c:%d" % line
-    counts = throttled(t)
+    counts = t.throttled()
     expect("recorded tasks per thread", t.per_loc(lambda l: t.enter_count("task", line, l)),
            [100, 0])
     expect("throttled tasks per thread", [counts.get((name, l), 0) for l in t.locs], [900, 0])

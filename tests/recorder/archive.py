@@ -4,6 +4,7 @@ queries and exact expectations for the per-program cases (cases.py)."""
 
 import collections
 import re
+import subprocess
 
 import otf2
 from otf2.enums import RegionRole
@@ -77,6 +78,20 @@ class Trace:
             self.fail("%s: expected %r, got %r" % (what, want, got))
 
     # ---- queries -----------------------------------------------------------
+    def throttled(self):
+        """(region name, location) -> throttled instances, from the
+        omptrace::throttled property as otf2-print -G shows it."""
+        text = subprocess.run(["otf2-print", "-G", self.anchor], stdout=subprocess.PIPE,
+                              universal_newlines=True).stdout
+        m = re.search(r'^SYSTEM_TREE_NODE_PROPERTY.*Name: "omptrace::throttled" <\d+>, '
+                      r'Type: STRING, Value: "([^"]*)"', text, re.M | re.S)
+        names = {r._ref: r.name for r in self.regions}
+        got = {}
+        for line in (m.group(1) if m else "").splitlines():
+            region, loc, count, _ns = (int(x) for x in line.split())
+            got[(names.get(region), loc)] = got.get((names.get(region), loc), 0) + count
+        return got
+
     def kind_count(self, kind, loc):
         return sum(1 for e in self.events[loc] if type(e).__name__ == kind)
 

@@ -85,20 +85,6 @@ def flush_enters(anchor):
     return [counts.get(loc, 0) for loc in sorted(set(counts) | {0, 1})]
 
 
-def throttled(t):
-    """(region name, location) -> throttled instances, from otf2-print -G."""
-    text = subprocess.run(["otf2-print", "-G", t.anchor], stdout=subprocess.PIPE,
-                          universal_newlines=True).stdout
-    m = re.search(r'^SYSTEM_TREE_NODE_PROPERTY.*Name: "omptrace::throttled" <\d+>, '
-                  r'Type: STRING, Value: "([^"]*)"', text, re.M | re.S)
-    names = {r._ref: r.name for r in t.regions}
-    got = {}
-    for row in (m.group(1) if m else "").splitlines():
-        region, loc, count, _ns = (int(x) for x in row.split())
-        got[(names.get(region), loc)] = got.get((names.get(region), loc), 0) + count
-    return got
-
-
 def t_hint():
     out, err = run([60000], keep_log=True)
     got = hints(err)
@@ -135,7 +121,7 @@ def t_throttled():
     expect("flushes written per thread", t.per_loc(lambda l: t.enter_count("flush", line(), l)),
            [1000, 1000])
     name = "flush @ flush_spin.c:%d" % line()
-    counts = throttled(t)
+    counts = t.throttled()
     expect("throttled flushes per thread", [counts.get((name, l), 0) for l in t.locs],
            [59000, 59000])
     expect("throttled constructs", sorted(counts), [(name, 0), (name, 1)])
