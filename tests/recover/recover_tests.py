@@ -394,7 +394,16 @@ def case_stopped_time():
     d = os.path.join(A.work, "stopped-time")
     p, line = traced("rcv_deadlock", ["serial"], d)
     eq(line, "deadlock\n", "deadlock program's first line")
-    probe_until(d, deadlocked, where=True)
+
+    def both_in_log(out):
+        """The hang, and the worker's records too: a pass writes the
+        threads' files one after the other, and a kill between the two
+        would leave the worker out of the log."""
+        if not deadlocked(out):
+            return False
+        t = archive.Trace(os.path.join(out, "traces.otf2"))
+        return sum(1 for l in t.locs if t.events[l]) == 2
+    probe_until(d, both_in_log, where=True)
     kill(p)
     r = run([A.recover, "-q", d])
     eq(r.returncode, 0, "recover (stderr %r)" % r.stderr)
