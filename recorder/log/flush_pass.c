@@ -277,6 +277,24 @@ static void put_location(uint32_t loc, uint32_t what, int in_signal) {
                      in_signal);
 }
 
+/* signal-safe: close, unlink. A location's own file that its first frame
+ * did not fit in (a full disk) is removed again: left empty, it would read
+ * as a file emptied since (damage) to recovery, while the location's
+ * stream simply goes on in the shared file. Made again when a frame fits. */
+static void drop_empty(log_file *f, uint32_t loc) {
+  if (f->size != 0)
+    return;
+  if (f->fd >= 0) {
+    close(f->fd);
+    f->fd = -1;
+    nopen--;
+  }
+  char path[PATH_MAX + 32];
+  file_path(path, loc);
+  (void)unlink(path);
+  f->alloc = 0;
+}
+
 /* signal-safe: put_frame_at and a THREAD frame built in place. A frame of
  * location loc from buf: to the shared file while the
  * location's bytes there stay within the budget (and the file is whole),
@@ -293,8 +311,10 @@ static int put_frame(loc_log *L, uint32_t loc, unsigned type, uint32_t len, int 
     if (L->f.seq == 0 && type != OT_FRAME_THREAD) {
       thread_payload((ot_frame_hdr *)(void *)head_frame + 1, loc, ot_thread_get(loc), L->in_shared);
       if (put_frame_at(&L->f, loc, head_frame, loc, OT_FRAME_THREAD, sizeof(ot_log_thread),
-                       spending, in_signal) != 0)
+                       spending, in_signal) != 0) {
+        drop_empty(&L->f, loc);
         return -1;
+      }
       put_location(loc, OT_LOC_OWN_FILE, in_signal);
     }
     L->own = 1;
