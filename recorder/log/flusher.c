@@ -58,6 +58,7 @@ static atomic_int guard_running;
 static atomic_uint_fast64_t last_all_ns;
 static atomic_uint_fast64_t guard_busy;  /* the guard found the flusher in a pass */
 static atomic_uint_fast64_t guard_lifts; /* ... and lifted it to normal priority */
+static atomic_int idle;                  /* the flusher was put at SCHED_IDLE */
 static atomic_int lifted;                /* the flusher is at normal priority for now */
 static atomic_uint_fast64_t guard_passes;
 /* OMPTRACE_TEST_FLUSH_BUSY: 1, the flusher makes no periodic pass; 2, nor
@@ -151,6 +152,8 @@ static void set_idle_policy(void) {
   int rc = pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
   if (rc != 0)
     ot_verbose("log: the flusher stays at normal priority (SCHED_IDLE: %s)", strerror(rc));
+  else
+    atomic_store(&idle, 1);
 }
 
 static void *flusher_main(void *arg) {
@@ -217,13 +220,13 @@ static void *guard_main(void *arg) {
     if (ot_monotonic_ns() - atomic_load(&last_all_ns) <= 2 * interval)
       continue;
     if (!lock_try()) {
-      /* The flusher is in a pass and starved at SCHED_IDLE: lift it to
-       * normal priority for the rest of it, where the process may (root,
-       * CAP_SYS_NICE, RLIMIT_NICE >= 20); otherwise it finishes at its
-       * idle share. */
+      /* The flusher is in a pass and may be starved at SCHED_IDLE: lift
+       * it to normal priority for the rest of it (it is put at SCHED_IDLE
+       * only where the process may do so: set_idle_policy). */
       struct sched_param sp = {0};
       atomic_fetch_add(&guard_busy, 1);
-      if (!atomic_load(&lifted) && pthread_setschedparam(flusher_tid, SCHED_OTHER, &sp) == 0) {
+      if (atomic_load(&idle) && !atomic_load(&lifted) &&
+          pthread_setschedparam(flusher_tid, SCHED_OTHER, &sp) == 0) {
         atomic_store(&lifted, 1);
         atomic_fetch_add(&guard_lifts, 1);
       }
@@ -302,6 +305,7 @@ static int start_thread(void) {
   atomic_store(&guard_busy, 0);
   atomic_store(&guard_lifts, 0);
   atomic_store(&lifted, 0);
+  atomic_store(&idle, 0);
   int rc = pthread_create(&flusher_tid, NULL, flusher_main, NULL);
   if (rc == 0) {
     pthread_setname_np(flusher_tid, "omptrace-flush");
