@@ -36,7 +36,7 @@ const char *const ot_event_group_names[] = {"parallel", "tasks",   "sync",      
  * OMPTRACE_MERGE(_WAIT): the launcher's merge of an MPI job (docs/mpi.md);
  * OMPTRACE_BUILD_DIR: bench/run.sh's build tree; OMPTRACE_TEST_*: test-only
  * hooks of the fault and MPI tests (core/clock.h, mpi/clock_sync.c,
- * finalize/out.c, log/flusher.c), not for users, so not in --help either. */
+ * finalize/out.c, finalize/hints.c, log/flusher.c), not for users, so not in --help either. */
 const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY",
                                          "OMPTRACE_MERGE",
                                          "OMPTRACE_MERGE_WAIT",
@@ -45,6 +45,7 @@ const char *const ot_config_foreign[] = {"OMPTRACE_LIBRARY",
                                          "OMPTRACE_TEST_CLOCK_SYNC_DELAY_MS",
                                          "OMPTRACE_TEST_FINALIZE_DELAY_MS",
                                          "OMPTRACE_TEST_FLUSH_BUSY",
+                                         "OMPTRACE_TEST_HINT_NS",
                                          NULL};
 
 static const char *const clock_choices[] = {"monotonic", "tsc", NULL};

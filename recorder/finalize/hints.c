@@ -57,15 +57,25 @@ static void more_sites(char *out, size_t size, uint32_t n, const char *kind) {
     snprintf(out, size, " (and %" PRIu32 " more %s site%s)", n - 1, kind, n == 2 ? "" : "s");
 }
 
-/* One flush per OT_HINT_TASK_NS or more often: a spin-wait flushing per spin. */
-static int busy(const flush_sum *f) {
-  return f->count >= OT_HINT_TASKS && f->last - f->first < f->count * OT_HINT_TASK_NS;
+/* OT_HINT_TASK_NS, or OMPTRACE_TEST_HINT_NS: the tests set a bound no
+ * task or flush can miss (or none can meet), so that whether a site gets
+ * the hint never depends on the machine's speed or load. */
+static uint64_t hint_ns(void) {
+  const char *v = getenv("OMPTRACE_TEST_HINT_NS");
+  char *end;
+  unsigned long long ns = v ? strtoull(v, &end, 10) : 0;
+  return ns && *end == 0 ? (uint64_t)ns : OT_HINT_TASK_NS;
 }
 
-static void report_flushes(void) {
+/* One flush per hint_ns() or more often: a spin-wait flushing per spin. */
+static int busy(const flush_sum *f, uint64_t bound) {
+  return f->count >= OT_HINT_TASKS && f->last - f->first < f->count * bound;
+}
+
+static void report_flushes(uint64_t bound) {
   uint32_t top = 0, n = 0;
   for (uint32_t r = 0; r < fcap; r++)
-    if (busy(&flushes[r]) && (n++ == 0 || flushes[r].count > flushes[top].count))
+    if (busy(&flushes[r], bound) && (n++ == 0 || flushes[r].count > flushes[top].count))
       top = r;
   if (n == 0)
     return;
@@ -81,14 +91,14 @@ static void report_flushes(void) {
           f->count, ot_defs_region_name(top), others, rate);
 }
 
-static int tiny(const task_sum *s) {
-  return s->count >= OT_HINT_TASKS && s->ns < s->count * OT_HINT_TASK_NS;
+static int tiny(const task_sum *s, uint64_t bound) {
+  return s->count >= OT_HINT_TASKS && s->ns < s->count * bound;
 }
 
-static void report_tasks(void) {
+static void report_tasks(uint64_t bound) {
   uint32_t top = 0, n = 0; /* the site with the most tiny tasks, of n */
   for (uint32_t r = 0; r < cap; r++)
-    if (tiny(&sums[r]) && (n++ == 0 || sums[r].count > sums[top].count))
+    if (tiny(&sums[r], bound) && (n++ == 0 || sums[r].count > sums[top].count))
       top = r;
   if (n == 0)
     return;
@@ -103,8 +113,9 @@ static void report_tasks(void) {
 void ot_hints_report(void) {
   if (ot_cfg.throttle_n) /* the user throttles already */
     return;
-  report_tasks();
-  report_flushes();
+  uint64_t bound = hint_ns();
+  report_tasks(bound);
+  report_flushes(bound);
 }
 
 void ot_hints_free(void) {
