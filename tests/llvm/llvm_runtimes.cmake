@@ -5,10 +5,15 @@
 # <cache>/llvm-N/usr/lib/llvm-N/lib and .../lib/clang/<ver>/include).
 # Sets OMPTRACE_CLANG_<N>, OMPTRACE_LIBOMP_DIR_<N>, OMPTRACE_OMP_INCLUDE_<N>
 # (empty when that version is missing: one status line says so) and the list
-# OMPTRACE_LLVM_FOUND; omptrace_llvm_program() builds a program for one N.
+# OMPTRACE_LLVM_FOUND (the versions found; empty when the matrix is off);
+# omptrace_llvm_program() builds a program for one N.
 
 set(OMPTRACE_LLVM_CACHE /var/cache/omptrace CACHE PATH
   "Directory holding the unpacked libomp N packages (llvm-N/usr/lib/llvm-N)")
+# The matrix's tests (labels llvmN) run in the plain build of tests/run.sh;
+# the sanitizer builds cannot load their tool into clang-N's uninstrumented
+# programs, and the minimal build leaves them out for time.
+option(OMPTRACE_LLVM_MATRIX "Run the test programs on every LLVM runtime found" ON)
 set(OMPTRACE_LLVM_VERSIONS 14 15 16 19)
 set(OMPTRACE_LLVM_FOUND "")
 
@@ -60,7 +65,15 @@ foreach(_n ${OMPTRACE_LLVM_VERSIONS})
   endif()
 endforeach()
 unset(_clang)
-message(STATUS "omptrace: LLVM runtimes for the matrix: ${OMPTRACE_LLVM_FOUND}")
+# Off, or a sanitizer build: no version is listed, so no family registers
+# llvmN tests (the variables above stay set).
+if(NOT OMPTRACE_LLVM_MATRIX OR OMPTRACE_SANITIZE)
+  message(STATUS "omptrace: LLVM runtime matrix (llvmN tests) left out: "
+    "OMPTRACE_LLVM_MATRIX=${OMPTRACE_LLVM_MATRIX}, OMPTRACE_SANITIZE=${OMPTRACE_SANITIZE}")
+  set(OMPTRACE_LLVM_FOUND "")
+else()
+  message(STATUS "omptrace: LLVM runtimes for the matrix: ${OMPTRACE_LLVM_FOUND}")
+endif()
 
 # omptrace_llvm_program(TARGET_NAME N OUTPUT_VAR SOURCES...): builds the
 # executable TARGET_NAME as llvmN/TARGET_NAME in the current binary
