@@ -27,7 +27,9 @@ foreach(_n ${OMPTRACE_LLVM_VERSIONS})
     set(_names clang-${_n})
     set(_how "share/setup/install-deps.sh (clang-${_n}, libomp5-${_n} and libomp-${_n}-dev unpacked into ${OMPTRACE_LLVM_CACHE})")
   endif()
-  # A clang of another version must not stand in for clang-N.
+  # A clang of another version must not stand in for clang-N (and
+  # find_program keeps a variable already set: the last version's clang).
+  unset(_clang)
   find_program(_clang NAMES ${_names} NAMES_PER_DIR PATHS /usr/lib/llvm-${_n}/bin NO_CACHE)
   if(_clang AND _n EQUAL 14 AND NOT _clang MATCHES "14")
     execute_process(COMMAND ${_clang} -dumpversion OUTPUT_VARIABLE _ver ERROR_QUIET)
