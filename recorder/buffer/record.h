@@ -65,7 +65,13 @@
   X(MPI_COLL_BEGIN, 0, "root in comm (UINT32_MAX: none)", 0, 0)                                    \
   X(MPI_COLL_END, "OTF2_CollectiveOp", "comm id", "bytes sent", "bytes received")                  \
   X(MPI_COMM, "OT_COMM_* kind", "comm id", "creating call << 32 | parent id", "K << 32 | size")    \
-  X(MPI_MEMBER, 0, "comm id", "rank in comm", "world rank")
+  X(MPI_MEMBER, 0, "comm id", "rank in comm", "world rank")                                       \
+  /* offload (events/target.c); devices as OT_DEV_NUM, cp of a data op as the runtime gives it */  \
+  X(TARGET_BEGIN, "ompt_target_t", "device", "cp", 0)                                              \
+  X(TARGET_END, "ompt_target_t", "device", "cp", 0)                                                \
+  X(TARGET_DATA_OP, "optype | OT_TGT_* endpoint", "src device << 16 | dest device", "bytes", "cp") \
+  X(TARGET_SUBMIT, "OT_TGT_* endpoint", "requested teams", 0, 0)                                   \
+  X(DEVICE, "OT_DEVICE_* event", "device", "bytes loaded", 0)
 // clang-format on
 
 enum ot_rec_type {
@@ -84,6 +90,12 @@ _Static_assert(OT_REC_TYPE_COUNT <= 64, "record types must fit the emit fast-pat
 enum { OT_CTL_NONE = 0, OT_CTL_PAUSED = 1, OT_CTL_RESUMED = 2, OT_CTL_ENDED = 3 };
 /* Longest name a control call carries (LABEL records, 20 bytes each). */
 #define OT_LABEL_MAX 120
+/* Offload records (events/target.c): the endpoint of an _emi callback in
+ * the kind's top bits (neither: the old callback, one record per event);
+ * a device number in 16 bits, 0xffff for none (-1). */
+enum { OT_TGT_BEGIN = 0x40, OT_TGT_END = 0x80, OT_TGT_OPTYPE = 0x3f };
+enum { OT_DEVICE_INIT = 1, OT_DEVICE_FINI = 2, OT_DEVICE_LOAD = 3, OT_DEVICE_UNLOAD = 4 };
+#define OT_DEV_NUM(d) ((uint32_t)(uint16_t)(d))
 /* Tool-specific omp_control_tool commands (share/include/omptrace.h). */
 enum { OT_CMD_MARK = 64, OT_CMD_BEGIN = 65, OT_CMD_END = 66 };
 

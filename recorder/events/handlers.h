@@ -62,5 +62,32 @@ int on_ompt_callback_control_tool(uint64_t command, uint64_t modifier, void *arg
                                   const void *codeptr_ra);
 void on_ompt_callback_error(ompt_severity_t severity, const char *message, size_t length,
                             const void *codeptr_ra);
+/* offload (events/target.c) */
+void on_ompt_callback_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
+                                 ompt_data_t *task_data, ompt_data_t *target_task_data,
+                                 ompt_data_t *target_data, const void *codeptr_ra);
+void on_ompt_callback_target(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
+                             ompt_data_t *task_data, ompt_id_t target_id, const void *codeptr_ra);
+void on_ompt_callback_target_data_op_emi(ompt_scope_endpoint_t endpoint,
+                                         ompt_data_t *target_task_data, ompt_data_t *target_data,
+                                         ompt_id_t *host_op_id, ompt_target_data_op_t optype,
+                                         void *src_addr, int src_device_num, void *dest_addr,
+                                         int dest_device_num, size_t bytes, const void *codeptr_ra);
+void on_ompt_callback_target_data_op(ompt_id_t target_id, ompt_id_t host_op_id,
+                                     ompt_target_data_op_t optype, void *src_addr,
+                                     int src_device_num, void *dest_addr, int dest_device_num,
+                                     size_t bytes, const void *codeptr_ra);
+void on_ompt_callback_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
+                                        ompt_id_t *host_op_id, unsigned int requested_num_teams);
+void on_ompt_callback_target_submit(ompt_id_t target_id, ompt_id_t host_op_id,
+                                    unsigned int requested_num_teams);
+void on_ompt_callback_device_initialize(int device_num, const char *type, ompt_device_t *device,
+                                        ompt_function_lookup_t lookup, const char *documentation);
+void on_ompt_callback_device_finalize(int device_num);
+void on_ompt_callback_device_load(int device_num, const char *filename, int64_t offset_in_file,
+                                  void *vma_in_file, size_t bytes, void *host_addr,
+                                  void *device_addr, uint64_t module_id);
+void on_ompt_callback_device_unload(int device_num, uint64_t module_id);
+
 
 #endif

@@ -52,8 +52,38 @@ static void append(char *list, size_t cap, const char *name) {
   snprintf(list + n, cap - n, "%s%s", n ? " " : "", name);
 }
 
+/* Offload (events/target.c), always registered: the OpenMP 5.1 _emi form
+ * first, the 5.0 form only where the runtime refuses it, so no event is
+ * recorded twice. libomp 19 accepts both (and then calls only the _emi
+ * one), libomp 14-16 neither (docs/recording.md, "Offload"). */
+static const ot_binding target_bindings[][2] = {
+    {BIND(target_emi, 0), BIND(target, 0)},
+    {BIND(target_data_op_emi, 0), BIND(target_data_op, 0)},
+    {BIND(target_submit_emi, 0), BIND(target_submit, 0)},
+    {BIND(device_initialize, 0), BIND(device_initialize, 0)},
+    {BIND(device_finalize, 0), BIND(device_finalize, 0)},
+    {BIND(device_load, 0), BIND(device_load, 0)},
+    {BIND(device_unload, 0), BIND(device_unload, 0)},
+};
+
+static void register_target(ompt_set_callback_t set_callback) {
+  char accepted[512] = "", refused[512] = "";
+  for (size_t i = 0; i < sizeof target_bindings / sizeof target_bindings[0]; i++) {
+    const ot_binding *b = target_bindings[i];
+    int n = b[0].event == b[1].event ? 1 : 2, ok = 0;
+    for (int k = 0; k < n && !ok; k++) {
+      ompt_set_result_t r = set_callback(b[k].event, b[k].handler);
+      ok = r != ompt_set_error && r != ompt_set_never;
+      append(ok ? accepted : refused, ok ? sizeof accepted : sizeof refused, b[k].name);
+    }
+  }
+  ot_verbose("offload callbacks accepted: %s; refused: %s", accepted[0] ? accepted : "none",
+             refused[0] ? refused : "none");
+}
+
 void ot_events_register(ompt_set_callback_t set_callback, uint32_t events) {
   char accepted[1024] = "", refused[1024] = "";
+  register_target(set_callback);
   for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++) {
     const ot_binding *b = &bindings[i];
     if (b->group && !(events & b->group))

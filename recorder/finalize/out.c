@@ -18,6 +18,7 @@
 #include "finalize/local_defs.h"
 #include "finalize/mpi_comms.h"
 #include "finalize/mpi_regions.h"
+#include "finalize/offload.h"
 #include "finalize/otf2_io.h"
 #include "finalize/regions.h"
 #include "finalize/replay.h"
@@ -397,6 +398,7 @@ static void release_all(out_state *o) {
   ot_regions_free();
   ot_mpi_regions_free();
   ot_mpi_comms_free();
+  ot_offload_free();
   ot_filtered_free();
   ot_throttled_free();
   ot_hints_free();

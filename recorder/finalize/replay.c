@@ -17,6 +17,7 @@
 #include "finalize/mpi_comms.h"
 #include "finalize/mpi_events.h"
 #include "finalize/mpi_regions.h"
+#include "finalize/offload.h"
 #include "finalize/out.h"
 #include "finalize/pauses.h"
 #include "finalize/regions.h"
@@ -49,7 +50,9 @@ enum frame_type {
   F_MSBLOCK,
   F_TASK,
   F_USER, /* a named region of omp_control_tool (finalize/labels.h); id: its name's hash */
-  F_MPI   /* an MPI call (finalize/mpi_regions.h); sub: nothing, id: the call */
+  F_MPI,  /* an MPI call (finalize/mpi_regions.h); sub: nothing, id: the call */
+  /* offload (offload_record); id: enum tgt_frame */
+  F_TARGET
 };
 
 typedef struct frame {
@@ -1203,6 +1206,49 @@ static void point_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   }
 }
 
+/* Offload (finalize/offload.h, docs/otf2-mapping.md): a target construct,
+ * data op or kernel is a region on the host thread with its parameters;
+ * an _emi begin opens it and its end closes the innermost one of its kind,
+ * the old callbacks' single records and device events are zero-length. */
+enum tgt_frame { TGT_CONSTRUCT = 1, TGT_OP, TGT_KERNEL };
+static void offload_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  unsigned what = OT_OFF_DEVICE + r->kind, id = 0, ends = r->type == OT_TARGET_END;
+  unsigned opens = r->type == OT_TARGET_BEGIN;
+  uint64_t cp = 0, dev = r->a, value = r->b;
+  enum ot_offload_param p = OT_OFFP_BYTES;
+  if (r->type == OT_TARGET_BEGIN || r->type == OT_TARGET_END) {
+    what = OT_OFF_CONSTRUCT + r->kind, id = TGT_CONSTRUCT, cp = r->b;
+  } else if (r->type == OT_TARGET_DATA_OP || r->type == OT_TARGET_SUBMIT) {
+    int op = r->type == OT_TARGET_DATA_OP;
+    what = op ? OT_OFF_DATA_OP + (r->kind & OT_TGT_OPTYPE) : OT_OFF_KERNEL;
+    id = op ? TGT_OP : TGT_KERNEL, cp = op ? r->c : 0;
+    dev = op ? ot_offload_op_device(r) : UINT64_MAX;
+    value = op ? r->b : r->a, p = op ? OT_OFFP_BYTES : OT_OFFP_TEAMS;
+    opens = (r->kind & OT_TGT_BEGIN) != 0, ends = (r->kind & OT_TGT_END) != 0;
+  }
+  if (ends) {
+    int64_t i = find(ls, F_TARGET, id, 0);
+    if (i >= 0)
+      close_to(ls, i, t);
+    return;
+  }
+  if (!cp || !ot_symbols_user_cp(cp)) { /* a kernel or op: its construct's */
+    int64_t i = find(ls, F_TARGET, TGT_CONSTRUCT, 0);
+    cp = i >= 0 ? ls->st[i].cp : effective_cp(ls, cp);
+  }
+  uint32_t region = ot_offload_region(what, cp);
+  frame *f = opens ? push(ls, F_TARGET, 0, region, id, cp) : NULL;
+  if (opens && !f)
+    return;
+  enter(ls, t, region);
+  if (dev != UINT64_MAX)
+    W(ot_evt_parameter_uint(ls->loc, t, ot_offload_param(OT_OFFP_DEVICE), dev));
+  if (r->type != OT_TARGET_BEGIN && !(r->type == OT_DEVICE && r->kind != OT_DEVICE_LOAD))
+    W(ot_evt_parameter_uint(ls->loc, t, ot_offload_param(p), value));
+  if (!opens)
+    leave(ls, t, region);
+}
+
 /* One record at archive time t, by type. */
 static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   switch (r->type) {
@@ -1280,6 +1326,13 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   case OT_MPI_COMM:
   case OT_MPI_MEMBER:
     ot_mpi_comm_note(r); /* also while paused: definitions */
+    break;
+  case OT_TARGET_BEGIN:
+  case OT_TARGET_END:
+  case OT_TARGET_DATA_OP:
+  case OT_TARGET_SUBMIT:
+  case OT_DEVICE:
+    offload_record(ls, r, t);
     break;
   default:
     break;

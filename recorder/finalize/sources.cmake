@@ -14,6 +14,7 @@ target_sources(omptrace_pipeline PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/mpi_comms.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi_events.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi_regions.c
+  ${CMAKE_CURRENT_LIST_DIR}/offload.c
   ${CMAKE_CURRENT_LIST_DIR}/otf2_io.c
   ${CMAKE_CURRENT_LIST_DIR}/out.c
   ${CMAKE_CURRENT_LIST_DIR}/pauses.c

@@ -1,0 +1,136 @@
+"""Offload in the archive (docs/otf2-mapping.md, "Offload"), read back with
+python3-otf2: exact counts of target, data op, kernel and device regions
+per thread, the bytes and devices of the data ops, and their nesting in
+their target construct.
+
+replay MODE: offload_replay.c's callback sequences through the tool's
+handlers (MODE emi, or old: the 5.0 callbacks a runtime refusing the _emi
+ones gets). real: progs/offload.c offloaded to libomp 19's host plugin."""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "recorder"))
+from archive import Trace, construct_of  # noqa: E402
+
+CONSTRUCTS = ("target", "target enter data", "target exit data", "target update")
+INSIDE = ("target alloc", "target transfer to device", "target transfer from device",
+          "target delete", "target kernel")
+
+
+def regions(t, loc):
+    """(construct, {parameter: value}, enclosing constructs) per Enter."""
+    out, stack = [], []
+    for e in t.events[loc]:
+        k = type(e).__name__
+        if k == "Enter":
+            stack.append(construct_of(e.region))
+            out.append([stack[-1], {}, list(stack[:-1])])
+        elif k == "Leave" and stack:
+            stack.pop()
+        elif k.startswith("Parameter") and out:
+            out[-1][1][e.parameter.name] = e.value
+    return out
+
+
+def tally(t, loc):
+    count, nbytes, devices, outside = {}, {}, {}, 0
+    for name, params, outer in regions(t, loc):
+        count[name] = count.get(name, 0) + 1
+        if "bytes" in params:
+            nbytes[name] = nbytes.get(name, 0) + params["bytes"]
+        if "device" in params:
+            devices.setdefault(name, set()).add(params["device"])
+        if name in INSIDE and not any(o in CONSTRUCTS for o in outer):
+            outside += 1
+    return count, nbytes, devices, outside
+
+
+def check_replay(t, mode):
+    t.expect("locations", len(t.locs), 2)
+    main, second = t.locs
+    c, b, d, outside = tally(t, main)
+    t.expect("regions on thread 0", {k: v for k, v in c.items()}, {
+        "device initialize": 2, "device load": 1, "device finalize": 2,
+        "target": 3, "target enter data": 1, "target update": 1, "target exit data": 1,
+        "target alloc": 7, "target transfer to device": 4, "target transfer from device": 4,
+        "target delete": 7, "target kernel": 3})
+    t.expect("bytes on thread 0", {k: v for k, v in b.items() if v}, {
+        "device load": 19104, "target alloc": 3 * 12000 + 800,
+        "target transfer to device": 3 * 8000 + 800,
+        "target transfer from device": 3 * 4000 + 800})
+    t.expect("devices of thread 0's data ops", d.get("target transfer to device"), {0})
+    t.expect("data ops and kernels outside a construct, thread 0", outside, 0)
+    c, b, d, outside = tally(t, second)
+    t.expect("regions on thread 1", c, {
+        "target": 2, "target alloc": 4, "target transfer to device": 2,
+        "target transfer from device": 2, "target delete": 4, "target kernel": 2})
+    t.expect("bytes on thread 1", b.get("target transfer from device"), 2 * 4000)
+    t.expect("devices of thread 1", (d.get("target"), d.get("target delete")), ({1}, {1}))
+    t.expect("data ops and kernels outside a construct, thread 1", outside, 0)
+    teams = [p.get("requested teams") for n, p, _ in regions(t, second) if n == "target kernel"]
+    t.expect("requested teams", teams, [4, 4])
+    if mode == "emi":  # the _emi pairs give the data ops a duration
+        spans = t.spans(main, "target transfer to device")
+        t.expect("transfers with a duration", all(b > a for a, b in spans), True)
+
+
+def check_real(t):
+    """progs/offload.c on libomp 19: 2 target regions of 2 maps each, an
+    enter data, an update and an exit data of one array (8000 bytes)."""
+    c, b, d, outside = {}, {}, {}, 0
+    for loc in t.locs:
+        lc, lb, ld, lo = tally(t, loc)
+        for k, v in lc.items():
+            c[k] = c.get(k, 0) + v
+        for k, v in lb.items():
+            b[k] = b.get(k, 0) + v
+        outside += lo
+    got = {k: v for k, v in c.items() if k.startswith("target")}
+    t.expect("target regions", got, {
+        "target": 2, "target enter data": 1, "target update": 1, "target exit data": 1,
+        "target alloc": 5, "target transfer to device": 3, "target transfer from device": 3,
+        "target delete": 5, "target kernel": 2})
+    t.expect("bytes to device", b.get("target transfer to device"), 3 * 8000)
+    t.expect("bytes from device", b.get("target transfer from device"), 3 * 8000)
+    t.expect("data ops and kernels outside a construct", outside, 0)
+    t.expect("devices loaded", c.get("device load"), 1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--mode", required=True, choices=("emi", "old", "real"))
+    ap.add_argument("--libomp-dir", default="")
+    a = ap.parse_args()
+    shutil.rmtree(a.out, ignore_errors=True)
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    env = dict(os.environ, OMPTRACE_OUTPUT=a.out, OMPTRACE_QUIET="1")
+    if a.mode == "real":
+        # libomptarget 19 finds libomp by dlopen("libomp.so"): on the search
+        # path, or it connects no tool (docs/recording.md, "Offload")
+        env.update(OMP_TOOL_LIBRARIES=a.lib, LD_LIBRARY_PATH=a.libomp_dir)
+        cmd = [a.prog]
+    else:
+        cmd = [a.prog, a.lib, a.mode]
+    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=120)
+    if r.returncode != 0:
+        print("FAIL: %s exited %d: %s" % (cmd[0], r.returncode, r.stderr))
+        return 1
+    t = Trace(os.path.join(a.out, "traces.otf2"))
+    check_real(t) if a.mode == "real" else check_replay(t, a.mode)
+    for f in t.failures:
+        print("FAIL:", f)
+    if not t.failures:
+        print("ok: offload %s" % a.mode)
+    return 1 if t.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
