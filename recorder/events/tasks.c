@@ -2,12 +2,42 @@
  * scheduling points and dependences (of tasks, of the runtime's pseudo
  * task of a dependent taskwait, and of doacross loops on the implicit
  * task). Throttled tasks: events/throttle.h. */
+#define _GNU_SOURCE /* dladdr */
 #include "core/config.h"
 #include "core/sites.h"
 #include "events/emit.h"
 #include "events/handlers.h"
 #include "events/throttle.h"
 #include "services/sampler.h"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+
+/* libomp 16 and later report the pseudo task of `taskwait depend` and
+ * `task if(0) depend` with a code address inside libomp itself
+ * (__kmpc_omp_wait_deps calls __kmpc_omp_taskwait_deps_51, which takes its
+ * own return address), where libomp 14 and 15 give the program's call site;
+ * finalize would then name the wait after the enclosing construct. When
+ * codeptr_ra lies in the object that called this handler (the runtime), the
+ * program's call site is the first return address after it outside that
+ * object. Rare (one per dependent wait), so a backtrace is affordable. */
+static __attribute__((noinline)) const void *pseudo_call_site(const void *codeptr_ra,
+                                                              const void *runtime_pc) {
+  Dl_info cp, rt;
+  if (!codeptr_ra || !dladdr(codeptr_ra, &cp) || !dladdr(runtime_pc, &rt) ||
+      cp.dli_fbase != rt.dli_fbase)
+    return codeptr_ra;
+  void *frames[32];
+  int n = backtrace(frames, 32), i = 0;
+  while (i < n && frames[i] != codeptr_ra)
+    i++;
+  for (i++; i < n; i++) {
+    Dl_info f;
+    if (dladdr(frames[i], &f) && f.dli_fbase != rt.dli_fbase)
+      return frames[i];
+  }
+  return codeptr_ra;
+}
 
 void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
                                   const ompt_frame_t *encountering_task_frame,
@@ -19,6 +49,7 @@ void on_ompt_callback_task_create(ompt_data_t *encountering_task_data,
   if (!t)
     return;
   if (flags & ompt_task_taskwait) {
+    codeptr_ra = pseudo_call_site(codeptr_ra, __builtin_return_address(0));
     /* The runtime's pseudo task of `taskwait depend` / `task if(0) depend`
      * is no task of the program: it takes no generation (generations stay
      * dense), but an id of its own with bit 31 of the generation set, from

@@ -5,10 +5,15 @@
 # <cache>/llvm-N/usr/lib/llvm-N/lib and .../lib/clang/<ver>/include).
 # Sets OMPTRACE_CLANG_<N>, OMPTRACE_LIBOMP_DIR_<N>, OMPTRACE_OMP_INCLUDE_<N>
 # (empty when that version is missing: one status line says so) and the list
-# OMPTRACE_LLVM_FOUND; omptrace_llvm_program() builds a program for one N.
+# OMPTRACE_LLVM_FOUND (the versions found; empty when the matrix is off);
+# omptrace_llvm_program() builds a program for one N.
 
 set(OMPTRACE_LLVM_CACHE /var/cache/omptrace CACHE PATH
   "Directory holding the unpacked libomp N packages (llvm-N/usr/lib/llvm-N)")
+# The matrix's tests (labels llvmN) run in the plain build of tests/run.sh;
+# the sanitizer builds cannot load their tool into clang-N's uninstrumented
+# programs, and the minimal build leaves them out for time.
+option(OMPTRACE_LLVM_MATRIX "Run the test programs on every LLVM runtime found" ON)
 set(OMPTRACE_LLVM_VERSIONS 14 15 16 19)
 set(OMPTRACE_LLVM_FOUND "")
 
@@ -22,7 +27,9 @@ foreach(_n ${OMPTRACE_LLVM_VERSIONS})
     set(_names clang-${_n})
     set(_how "share/setup/install-deps.sh (clang-${_n}, libomp5-${_n} and libomp-${_n}-dev unpacked into ${OMPTRACE_LLVM_CACHE})")
   endif()
-  # A clang of another version must not stand in for clang-N.
+  # A clang of another version must not stand in for clang-N (and
+  # find_program keeps a variable already set: the last version's clang).
+  unset(_clang)
   find_program(_clang NAMES ${_names} NAMES_PER_DIR PATHS /usr/lib/llvm-${_n}/bin NO_CACHE)
   if(_clang AND _n EQUAL 14 AND NOT _clang MATCHES "14")
     execute_process(COMMAND ${_clang} -dumpversion OUTPUT_VARIABLE _ver ERROR_QUIET)
@@ -60,7 +67,15 @@ foreach(_n ${OMPTRACE_LLVM_VERSIONS})
   endif()
 endforeach()
 unset(_clang)
-message(STATUS "omptrace: LLVM runtimes for the matrix: ${OMPTRACE_LLVM_FOUND}")
+# Off, or a sanitizer build: no version is listed, so no family registers
+# llvmN tests (the variables above stay set).
+if(NOT OMPTRACE_LLVM_MATRIX OR OMPTRACE_SANITIZE)
+  message(STATUS "omptrace: LLVM runtime matrix (llvmN tests) left out: "
+    "OMPTRACE_LLVM_MATRIX=${OMPTRACE_LLVM_MATRIX}, OMPTRACE_SANITIZE=${OMPTRACE_SANITIZE}")
+  set(OMPTRACE_LLVM_FOUND "")
+else()
+  message(STATUS "omptrace: LLVM runtimes for the matrix: ${OMPTRACE_LLVM_FOUND}")
+endif()
 
 # omptrace_llvm_program(TARGET_NAME N OUTPUT_VAR SOURCES...): builds the
 # executable TARGET_NAME as llvmN/TARGET_NAME in the current binary

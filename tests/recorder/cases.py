@@ -4,11 +4,17 @@ program's `/* @name */` comments to source lines.
 
 Conventions: `each=[...]` lists the non-zero per-location counts (which
 worker becomes which location is up to libomp); location 0 is the initial
-thread, so `loc0=` pins what the master does."""
+thread, so `loc0=` pins what the master does.
+
+RUNTIME is the LLVM version of the libomp the program ran on (run_case.py
+--runtime; the support matrix, docs/recording.md "Runtime versions"): a
+check whose records legitimately differ per runtime decides from it."""
 
 import collections
 
 from archive import REGION_NAME, construct_of, next_event
+
+RUNTIME = 14
 
 
 def _fork_sizes(t, loc):

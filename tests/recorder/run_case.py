@@ -85,6 +85,19 @@ def same_as_recovered(recover, out, err):
     return problems
 
 
+def loads_libomp_from(prog, libdir, extra):
+    """The matrix's programs find their libomp by their rpath (ldd says
+    where the loader takes it from)."""
+    r = subprocess.run(["ldd", prog], env=dict(os.environ, **extra), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True, timeout=60)
+    m = re.search(r"libomp\.so\.5 => (\S+)", r.stdout)
+    got = os.path.dirname(m.group(1)) if m else None
+    if got is None or os.path.realpath(got) != os.path.realpath(libdir):
+        return ["the program loads libomp.so.5 from %r, not from %s" % (got, libdir)]
+    print("libomp.so.5 from %s" % got)
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
@@ -96,7 +109,12 @@ def main():
     ap.add_argument("--recover", default=None, help="omptrace-recover: check the scan fed in-run")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="extra environment for the traced run")
+    ap.add_argument("--runtime", type=int, default=14,
+                    help="LLVM version of the libomp the program runs on (cases.RUNTIME)")
+    ap.add_argument("--libomp-dir", default=None,
+                    help="the program must load libomp.so.5 from this directory")
     args = ap.parse_args()
+    cases.RUNTIME = args.runtime
 
     _, extra, status, complete = cases.CASES[args.case]
     extra = dict(extra)
@@ -114,6 +132,8 @@ def main():
     sys.stdout.write("--- traced stderr ---\n" + err)
 
     problems = []
+    if args.libomp_dir:
+        problems += loads_libomp_from(args.prog, args.libomp_dir, extra)
     if p_status != status:
         problems.append("untraced run exited with %d, expected %d" % (p_status, status))
     if status_ != status:
