@@ -165,6 +165,18 @@ static void off(void *w, uint32_t loc, uint64_t t0, uint64_t t1, bool paused) {
             paused ? "recording paused" : "recording off");
 }
 
+/* A loop chunk: an instant event on its thread with the first iteration
+ * and the count (a section's or an iteration's value as "first"). */
+static void chunk(void *w, uint32_t loc, uint64_t t, const char *kind, uint64_t first,
+                  uint64_t iterations) {
+  chrome *c = w;
+  head(c, 'i', loc, t);
+  cv_printf(c->o,
+            ",\"s\":\"t\",\"name\":\"%s chunk\",\"cat\":\"chunk\",\"args\":{\"first\":%" PRIu64
+            ",\"iterations\":%" PRIu64 "}}",
+            kind, first, iterations);
+}
+
 /* One stack frame per calling context: "function:line", parent first. */
 static void frames(chrome *c) {
   const otr_defs *d = c->d;
@@ -226,6 +238,6 @@ cv_sink *cv_chrome_new(cv_out *o) {
     return NULL;
   }
   cv_sink *s = otr_xcalloc(1, sizeof *s);
-  *s = (cv_sink){c, begin, open_, close_, sample, flow, counter, off, end, free_sink};
+  *s = (cv_sink){c, begin, open_, close_, sample, flow, counter, off, end, free_sink, chunk};
   return s;
 }

@@ -58,6 +58,10 @@ typedef struct cv_sink {
   /* after the last event; end: the last time written; false on an I/O error */
   bool (*end)(void *w, uint64_t end);
   void (*release)(void *w);
+  /* a loop chunk (docs/otf2-mapping.md): kind loop, taskloop, distribute,
+   * section or iteration; NULL where the format has no point events */
+  void (*chunk)(void *w, uint32_t loc, uint64_t t, const char *kind, uint64_t first,
+                uint64_t iterations);
 } cv_sink;
 
 cv_sink *cv_chrome_new(cv_out *o);

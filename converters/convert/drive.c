@@ -188,6 +188,16 @@ static void on_onoff(void *u, const otr_loc *ol, uint64_t tt, bool on, bool paus
               l->paused);
 }
 
+static void on_chunk(void *u, const otr_loc *ol, uint64_t tt, const otr_frame *top,
+                     const char *kind, uint64_t first, uint64_t iterations) {
+  (void)top;
+  drv *v = u;
+  uint64_t t = ns(v, tt);
+  tick(v, t);
+  if (v->s->chunk && admit(v, ol->index, t))
+    v->s->chunk(v->s->w, ol->index, t, kind, first, iterations);
+}
+
 /* MPI: an arrow from the send record to its receive's record, when both
  * ends are kept (the receive's MPI call is still open: the reader delivers
  * a message before the Leave that completes it). */
@@ -243,6 +253,7 @@ static bool run(drv *v, char *err, size_t errlen) {
                      .lock_acquire = on_acquire,
                      .metric = on_metric,
                      .onoff = on_onoff,
+                     .chunk = on_chunk,
                      .mpi_message = on_message};
   if (!otr_read(v->a, &vis, err, errlen))
     return false;

@@ -269,6 +269,7 @@ cv_sink *cv_speedscope_new(cv_out *o) {
     return NULL;
   }
   cv_sink *k = otr_xcalloc(1, sizeof *k);
-  *k = (cv_sink){s, begin, open_, close_, sample, flow, counter, off, end, release};
+  /* no chunk: speedscope has no point events */
+  *k = (cv_sink){s, begin, open_, close_, sample, flow, counter, off, end, release, NULL};
   return k;
 }

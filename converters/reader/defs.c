@@ -247,6 +247,10 @@ static void resolve(otr_archive *a, mtmp *m) {
       d->program = otr_xstrdup(prop);
     free(prop);
   }
+  if (OTF2_Reader_GetProperty(a->rd, "OMPTRACE::CHUNKS", &prop) == OTF2_SUCCESS && prop) {
+    d->no_chunks = !strncmp(prop, "none", 4);
+    free(prop);
+  }
   for (uint32_t i = 0; i < a->raw_groups.n && !d->program; i++)
     if (a->raw_groups.v[i].b == OTF2_LOCATION_GROUP_TYPE_PROCESS)
       d->program = otr_xstrdup(S(a, a->raw_groups.v[i].a));

@@ -29,6 +29,7 @@ struct otr_locstate {
   bool mutex_open;
   uint32_t mutex_depth, mutex_site;
   uint64_t mutex_t0;
+  uint64_t chunk_first; /* of the chunk whose iterations come next */
   /* counters */
   bool pm_valid, have_metrics;
   uint64_t pm_time;

@@ -133,6 +133,8 @@ typedef struct {
   /* omptrace's samples expected and taken ("omptrace::samples"): lines
    * "<location> <expected> <reached> <taken>"; NULL when absent */
   char *samples_text;
+  /* OMPTRACE::CHUNKS: set when the runtime gave no loop chunks (libomp 14) */
+  bool no_chunks;
 } otr_defs;
 
 /* An MPI communicator: world[r] is the world rank of its rank r. */
@@ -236,6 +238,11 @@ typedef struct {
   void (*lock_release)(void *u, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t);
   void (*task_create)(void *u, const otr_loc *l, uint64_t t, uint64_t task);
   void (*task_dep)(void *u, const otr_loc *l, uint64_t t, const char *kind);
+  /* a loop chunk ("omp chunk(<kind>) first/iterations" parameters; kind
+   * loop, taskloop or distribute; section and iteration with iterations 0
+   * and the runtime's value as first); top: the innermost open region */
+  void (*chunk)(void *u, const otr_loc *l, uint64_t t, const otr_frame *top, const char *kind,
+                uint64_t first, uint64_t iterations);
   /* active: time the fragment ran, without tasks nested in it */
   void (*task_fragment)(void *u, const otr_loc *l, uint64_t task, uint32_t region, uint64_t active);
   void (*task_complete)(void *u, const otr_loc *l, uint64_t t, uint64_t task);

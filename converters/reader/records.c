@@ -272,9 +272,42 @@ static OTF2_CallbackCode on_metric(OTF2_LocationRef l, OTF2_TimeStamp t, void *u
   return OTF2_CALLBACK_SUCCESS;
 }
 
+/* omptrace's loop chunks (docs/otf2-mapping.md): "omp chunk(K) first"
+ * then "omp chunk(K) iterations"; "omp section" and "omp iteration" alone. */
+static void chunk_param(otr_archive *a, otr_locstate *ls, const char *name, uint64_t v) {
+  const char *k = name + 4, *end;
+  size_t n;
+  uint64_t first = v, iterations = 0;
+  if (!strncmp(k, "chunk(", 6) && (end = strchr(k + 6, ')')) != NULL) {
+    if (!strcmp(end, ") first")) {
+      ls->chunk_first = v;
+      return;
+    }
+    if (strcmp(end, ") iterations") != 0)
+      return;
+    k += 6;
+    n = (size_t)(end - k);
+    first = ls->chunk_first;
+    iterations = v;
+  } else if (!strcmp(k, "section") || !strcmp(k, "iteration")) {
+    n = strlen(k);
+  } else {
+    return;
+  }
+  char kind[16];
+  if (n >= sizeof kind)
+    return;
+  memcpy(kind, k, n);
+  kind[n] = 0;
+  a->omp_events++;
+  if (a->v->chunk)
+    a->v->chunk(a->v->user, &ls->pub, now(ls), ls->depth ? &ls->stack[ls->depth - 1] : NULL, kind,
+                first, iterations);
+}
+
 static OTF2_CallbackCode on_param_uint(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                        OTF2_AttributeList *al, OTF2_ParameterRef p, uint64_t v) {
-  (void)al, (void)v;
+  (void)al;
   otr_archive *a = A(u);
   otr_locstate *ls = otr_loc_of(a, l, t);
   uint32_t i = otr_idmap_get(&a->params, p);
@@ -282,6 +315,8 @@ static OTF2_CallbackCode on_param_uint(OTF2_LocationRef l, OTF2_TimeStamp t, voi
     a->omp_events++;
     if (a->v->task_dep)
       a->v->task_dep(a->v->user, &ls->pub, now(ls), a->param_names[i]);
+  } else if (ls && i != OTR_NONE && !strncmp(a->param_names[i], "omp ", 4)) {
+    chunk_param(a, ls, a->param_names[i], v);
   }
   return OTF2_CALLBACK_SUCCESS;
 }

@@ -8,9 +8,9 @@
 
 /* Report order; findings last, as its finish reads the others' facts. */
 static const sm_analysis *const analyses[] = {
-    &sm_overview_analysis, &sm_threads_analysis,  &sm_regions_analysis, &sm_tasks_analysis,
-    &sm_locks_analysis,    &sm_counters_analysis, &sm_samples_analysis, &sm_timeline_analysis,
-    &sm_mpi_analysis,      &sm_findings_analysis,
+    &sm_overview_analysis, &sm_threads_analysis, &sm_regions_analysis,  &sm_chunks_analysis,
+    &sm_tasks_analysis,    &sm_locks_analysis,   &sm_counters_analysis, &sm_samples_analysis,
+    &sm_timeline_analysis, &sm_mpi_analysis,     &sm_findings_analysis,
 };
 #define NANALYSES (sizeof analyses / sizeof *analyses)
 
@@ -55,6 +55,11 @@ static void on_task_dep(void *u, const otr_loc *l, uint64_t t, const char *kind)
   EACH(u, task_dep, l, t, kind);
 }
 
+static void on_chunk(void *u, const otr_loc *l, uint64_t t, const otr_frame *top, const char *kind,
+                     uint64_t first, uint64_t iterations) {
+  EACH(u, chunk, l, t, top, kind, first, iterations);
+}
+
 static void on_fragment(void *u, const otr_loc *l, uint64_t task, uint32_t region,
                         uint64_t active) {
   EACH(u, task_fragment, l, task, region, active);
@@ -95,6 +100,7 @@ bool sm_collect(sm *s, char *err, size_t errlen) {
                    .lock_release = on_release,
                    .task_create = on_task_create,
                    .task_dep = on_task_dep,
+                   .chunk = on_chunk,
                    .task_fragment = on_fragment,
                    .task_complete = on_complete,
                    .sample = on_sample,

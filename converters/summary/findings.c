@@ -105,6 +105,16 @@ static void run_findings(sm_findings *k, const sm_facts *f) {
         "save %s, %.1f%% of the run.",
         f->gain_label, 100 * f->gain_imbalance, a, 100 * (double)f->gain_ns / wall);
   }
+  if (f->chunk_label && wall > 0 && f->chunk_lag_ns >= 0.01 * wall) {
+    fmt_ns(a, sizeof a, (double)f->chunk_lag_ns);
+    add(k, f->chunk_lag_ns,
+        "%s ends unevenly: its last thread left it %s after the first (summed over its "
+        "instances); thread %u took %llu chunks (%llu iterations), thread %u %llu chunks "
+        "(%llu iterations); the loop chunks table shows each thread's last chunk.",
+        f->chunk_label, a, f->chunk_thr[0], (unsigned long long)f->chunk_chunks[0],
+        (unsigned long long)f->chunk_iters[0], f->chunk_thr[1],
+        (unsigned long long)f->chunk_chunks[1], (unsigned long long)f->chunk_iters[1]);
+  }
 }
 
 /* Waiting over all threads, and the wait kind with the most of it. */

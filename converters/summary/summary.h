@@ -27,6 +27,7 @@ typedef struct {
 
 typedef struct sm_regions sm_regions;
 typedef struct sm_tasks sm_tasks;
+typedef struct sm_chunks sm_chunks;
 typedef struct sm_locks sm_locks;
 typedef struct sm_counters sm_counters;
 typedef struct sm_samples sm_samples;
@@ -57,6 +58,12 @@ typedef struct {
   const char *gain_label;
   uint64_t gain_ns;
   double gain_imbalance;
+  /* loop chunks: the loop whose threads finished furthest apart, and the
+   * threads that took the fewest and the most iterations there */
+  const char *chunk_label;
+  uint64_t chunk_lag_ns;
+  uint32_t chunk_thr[2];
+  uint64_t chunk_chunks[2], chunk_iters[2];
   /* lock with the most waiting, and its main culprit */
   const char *lock_label, *blame_label;
   uint64_t lock_wait_ns, blame_ns;
@@ -93,6 +100,7 @@ typedef struct sm {
   uint32_t nkeys;
   sm_regions *regions;
   sm_tasks *tasks;
+  sm_chunks *chunks;
   sm_locks *locks;
   sm_counters *counters;
   sm_samples *samples;
@@ -116,6 +124,8 @@ typedef struct {
   void (*lock_release)(sm *s, const otr_loc *l, uint32_t lock, uint32_t order, uint64_t t);
   void (*task_create)(sm *s, const otr_loc *l, uint64_t t, uint64_t task);
   void (*task_dep)(sm *s, const otr_loc *l, uint64_t t, const char *kind);
+  void (*chunk)(sm *s, const otr_loc *l, uint64_t t, const otr_frame *top, const char *kind,
+                uint64_t first, uint64_t iterations);
   void (*task_fragment)(sm *s, const otr_loc *l, uint64_t task, uint32_t region, uint64_t active);
   void (*task_complete)(sm *s, const otr_loc *l, uint64_t t, uint64_t task);
   void (*sample)(sm *s, const otr_loc *l, uint64_t t, uint32_t context, uint32_t generator);
@@ -136,8 +146,8 @@ typedef struct {
 } sm_analysis;
 
 extern const sm_analysis sm_overview_analysis, sm_threads_analysis, sm_regions_analysis,
-    sm_tasks_analysis, sm_locks_analysis, sm_counters_analysis, sm_samples_analysis,
-    sm_timeline_analysis, sm_mpi_analysis, sm_findings_analysis;
+    sm_chunks_analysis, sm_tasks_analysis, sm_locks_analysis, sm_counters_analysis,
+    sm_samples_analysis, sm_timeline_analysis, sm_mpi_analysis, sm_findings_analysis;
 
 /* filtered.c: OMPTRACE_FILTER's rules and the regions it left out */
 void sm_filtered_report(sm *s, report *r);
