@@ -137,12 +137,25 @@ OT_LEAF void sync_wait_special(ompt_sync_region_t kind, ompt_scope_endpoint_t en
     sync_wait_record(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
 }
 
+/* gcc-built code on libomp: GOMP_loop_end reports a loop's closing barrier
+ * as an implementation barrier without a code address (libomp stores none
+ * for it), where a clang build's loop reports its implicit barrier; no
+ * clang-built construct gives an implementation barrier without one
+ * (libomp 14-19). Recorded as the loop's implicit barrier: finalize names
+ * it after the loop that just ended, as for clang builds. */
+static inline ompt_sync_region_t gomp_loop_end(ompt_sync_region_t kind, const void *codeptr_ra) {
+  return kind == ompt_sync_region_barrier_implementation && !codeptr_ra
+             ? ompt_sync_region_barrier_implicit_workshare
+             : kind;
+}
+
 void on_ompt_callback_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                   ompt_data_t *parallel_data, ompt_data_t *task_data,
                                   const void *codeptr_ra) {
   ot_thread *t = ot_enter();
   if (!t)
     return;
+  kind = gomp_loop_end(kind, codeptr_ra);
   if (ot_filt_special(t))
     sync_region_special(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
   else
@@ -155,6 +168,7 @@ void on_ompt_callback_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpo
   ot_thread *t = ot_enter();
   if (!t)
     return;
+  kind = gomp_loop_end(kind, codeptr_ra);
   if (ot_filt_special(t))
     sync_wait_special(kind, endpoint, parallel_data, task_data, codeptr_ra, t);
   else

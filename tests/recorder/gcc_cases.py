@@ -2,10 +2,11 @@
 run on libomp's GOMP entry points, on every libomp version (gcc_run.py).
 
 What differs from a clang build, and stays so here (docs/recording.md, "GCC
-programs"): gcc runs static loops and `master` without the runtime; a loop's
-closing barrier (GOMP_loop_end) and GOMP_barrier arrive as implementation
-barriers, GOMP_loop_end's without a code address (named after the enclosing
-construct); sections arrive as a loop without a code address; reductions
+programs"): gcc runs static loops and `master` without the runtime, and
+their barriers (GOMP_barrier) arrive as implementation barriers; the
+recorder takes GOMP_loop_end's implementation barrier without a code
+address for the loop's implicit barrier, as in a clang build
+(events/sync.c); sections arrive as a loop without a code address; reductions
 reach libomp only as GOMP_atomic_start (an `atomic` region) when they combine
 several variables; taskloop's code addresses point into libomp (the
 recorder names it after the enclosing taskgroup, gcc's call)."""
@@ -31,12 +32,13 @@ def check_gcc_loops(t, m):
     t.expect_enters("loop", None, each=[5, 5])
     # a static loop's barrier is GOMP_barrier, at the line before the call
     cases._barrier_pair(t, "implementation barrier", m["static_body"], [1, 1])
-    # GOMP_loop_end (dynamic, guided, ordered) has no code address
-    cases._barrier_pair(t, "implementation barrier", m["par"], [3, 3])
-    t.expect_enters("implementation barrier", None, each=[4, 4])
+    t.expect_enters("implementation barrier", None, each=[1, 1])
+    # GOMP_loop_end's barrier (no code address): the loop's implicit barrier
+    for name in ("dynamic", "guided", "ordered"):
+        cases._barrier_pair(t, "implicit barrier", m[name], [1, 1])
     cases._barrier_pair(t, "implicit barrier", m["par"], [1, 1])
     cases._barrier_pair(t, "implicit barrier", m["par_for"], [1, 1])
-    t.expect_enters("implicit barrier", None, each=[2, 2])
+    t.expect_enters("implicit barrier", None, each=[5, 5])
     # libomp's GOMP_loop_ordered_static_start dispatches kmp_ord_static
     # without the chunk: iterations 0-3 on the master, then 4-7, in order
     t.expect_enters("ordered", m["ordered"], each=[4, 4])
@@ -132,8 +134,11 @@ def check_gcc_reduction(t, m):
     t.expect_enters("atomic sblock", m["two_body"], each=[1, 1])
     t.expect_enters("atomic", None, each=[1, 1])
     t.expect("acquisitions per lock", cases._lock_counts(t), [2])
-    cases._barrier_pair(t, "implementation barrier", m["par"], [2, 2])
-    cases._barrier_pair(t, "implicit barrier", m["par"], [1, 1])
+    t.expect_enters("implementation barrier", None, total=0)
+    # each loop's implicit barrier (GOMP_loop_end); after GOMP_atomic_end
+    # the second one is named after the enclosing parallel, as its own
+    cases._barrier_pair(t, "implicit barrier", m["one"], [1, 1])
+    cases._barrier_pair(t, "implicit barrier", m["par"], [2, 2])
 
 
 # name -> (check, environment, exit status, complete), as cases.CASES

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #define N 100
-static double a[N];
+static double a[N], b[N], c[N]; /* b, c: the nowait loops' own */
 
 static void loop_static(void) {
 #pragma omp for schedule(static)
@@ -30,13 +30,13 @@ static void loop_guided(void) { /* @guided */
 static void loop_dynamic_nowait(void) { /* @dynamic_nowait */
 #pragma omp for schedule(dynamic) nowait
   for (int i = 0; i < N; i++)
-    a[i] += 1.0;
+    b[i] += 1.0;
 }
 
 static void loop_static_nowait(void) { /* @static_nowait */
 #pragma omp for schedule(static) nowait
   for (int i = 0; i < N; i++)
-    a[i] += 1.0;
+    c[i] += 1.0;
 }
 
 static void loop_ordered(void) { /* @ordered */
@@ -63,7 +63,7 @@ static double combined(void) {
   double s = 0.0;
 #pragma omp parallel for num_threads(2) schedule(dynamic, 10) reduction(+ : s) /* @par_for */
   for (int i = 0; i < N; i++)
-    s += a[i];
+    s += a[i] + b[i] + c[i];
   return s;
 }
 

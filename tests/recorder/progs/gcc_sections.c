@@ -4,7 +4,7 @@
  * function: gcc gives its runtime calls the line of the code before them. */
 #include <stdio.h>
 
-static int a[4];
+static int a[5];
 
 static void three_sections(void) {
 #pragma omp sections
@@ -24,7 +24,7 @@ static void two_sections_nowait(void) {
 #pragma omp section
     a[3] += 1;
 #pragma omp section
-    a[3] += 2;
+    a[4] += 2;
   }
 }
 
@@ -49,6 +49,6 @@ static void combined(void) { /* @par_sections */
 int main(void) {
   team();
   combined();
-  printf("gcc_sections %d %d %d %d\n", a[0], a[1], a[2], a[3]);
+  printf("gcc_sections %d %d %d %d %d\n", a[0], a[1], a[2], a[3], a[4]);
   return 0;
 }

@@ -8,27 +8,27 @@
 
 #define REPS 5
 
-static int count;
+static int count[4]; /* one per lock */
 static omp_lock_t lock;
 static omp_nest_lock_t nest;
 
 static void unnamed(void) {
 #pragma omp critical /* @unnamed */
-  count += 1;
+  count[0] += 1;
 }
 
 static void named(void) {
 #pragma omp critical(other) /* @named */
-  count += 2;
+  count[1] += 2;
 }
 
 static void locks(void) {
   omp_set_lock(&lock); /* @set */
-  count += 3;
+  count[2] += 3;
   omp_unset_lock(&lock);
   omp_set_nest_lock(&nest); /* @nest_outer */
   omp_set_nest_lock(&nest); /* @nest_inner */
-  count += 4;
+  count[3] += 4;
   omp_unset_nest_lock(&nest);
   omp_unset_nest_lock(&nest);
 }
@@ -48,6 +48,6 @@ int main(void) {
   team();
   omp_destroy_lock(&lock);
   omp_destroy_nest_lock(&nest);
-  printf("gcc_sync %d\n", count);
+  printf("gcc_sync %d %d %d %d\n", count[0], count[1], count[2], count[3]);
   return 0;
 }
