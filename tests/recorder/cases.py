@@ -593,6 +593,18 @@ def check_task_nested_par(t, m):
     t.expect_enters("parallel", m["inner"], each=[1, 1], loc0=1)
 
 
+def check_error_directive(t, m):
+    """`error at(execution)` (libomp 19's ompt_callback_error; clang before
+    19 does not compile it): a zero-length region per encounter."""
+    t.expect_enters("parallel", m["par"], each=[1, 1], loc0=1)
+    t.expect_enters("error", m["each"], each=[1, 1])
+    t.expect_enters("masked", m["masked"], loc0=1, total=1)
+    t.expect_enters("error", m["master"], loc0=1, total=1)
+    for a, b in t.spans(0, "error", m["master"]):
+        if a != b:
+            t.fail("the error directive @master lasts %d ns" % (b - a))
+
+
 # name -> (check, environment, exit status, complete)
 CASES = {
     "parallel": (check_parallel, {}, 0, True),
@@ -624,4 +636,6 @@ CASES = {
     "task_nested_par": (check_task_nested_par, {}, 0, True),
     "gcc_single": (check_gcc_single, {}, 0, True),
     "teams": (check_teams, {}, 0, True),
+    # libomp prints the directive's warning unless KMP_WARNINGS=0.
+    "error_directive": (check_error_directive, {"KMP_WARNINGS": "0"}, 0, True),
 }

@@ -98,6 +98,16 @@ def loads_libomp_from(prog, libdir, extra):
     return []
 
 
+def built_by_clang(prog, version):
+    """The matrix's programs come from clang-N (DWARF's producer)."""
+    r = subprocess.run(["readelf", "--debug-dump=info", prog], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, universal_newlines=True, timeout=60)
+    got = sorted(set(re.findall(r"DW_AT_producer.*?clang version (\d+)\.", r.stdout)))
+    if got != [str(version)]:
+        return ["the program was built by clang %r, not clang %d" % (got, version)]
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
@@ -113,6 +123,9 @@ def main():
                     help="LLVM version of the libomp the program runs on (cases.RUNTIME)")
     ap.add_argument("--libomp-dir", default=None,
                     help="the program must load libomp.so.5 from this directory")
+    ap.add_argument("--clang", type=int, default=None,
+                    help="with --libomp-dir: the clang version that built the program "
+                    "(default: --runtime)")
     args = ap.parse_args()
     cases.RUNTIME = args.runtime
 
@@ -134,6 +147,7 @@ def main():
     problems = []
     if args.libomp_dir:
         problems += loads_libomp_from(args.prog, args.libomp_dir, extra)
+        problems += built_by_clang(args.prog, args.clang or args.runtime)
     if p_status != status:
         problems.append("untraced run exited with %d, expected %d" % (p_status, status))
     if status_ != status:
