@@ -12,20 +12,24 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <string.h>
 
 /* libomp 16 and later report the pseudo task of `taskwait depend` and
- * `task if(0) depend` with a code address inside libomp itself
- * (__kmpc_omp_wait_deps calls __kmpc_omp_taskwait_deps_51, which takes its
- * own return address), where libomp 14 and 15 give the program's call site;
- * finalize would then name the wait after the enclosing construct. When
- * codeptr_ra lies in the object that called this handler (the runtime), the
- * program's call site is the first return address after it outside that
- * object. Rare (one per dependent wait), so a backtrace is affordable. */
+ * `task if(0) depend` with a code address inside libomp itself when the
+ * program calls the old entry __kmpc_omp_wait_deps (clang 15 and older
+ * build so), which calls __kmpc_omp_taskwait_deps_51 and that takes its own
+ * return address; libomp 14 and 15, and clang 16 and later programs (which
+ * call the _51 entry), give the program's call site. Finalize would name the
+ * wait after the enclosing construct. When codeptr_ra lies in a __kmpc_
+ * entry of the object that called this handler (the runtime; a libomp linked
+ * statically has no such dynamic symbol), the program's call site is the
+ * first return address after it outside that object. Rare (one per
+ * dependent wait), so a backtrace is affordable. */
 static __attribute__((noinline)) const void *pseudo_call_site(const void *codeptr_ra,
                                                               const void *runtime_pc) {
   Dl_info cp, rt;
   if (!codeptr_ra || !dladdr(codeptr_ra, &cp) || !dladdr(runtime_pc, &rt) ||
-      cp.dli_fbase != rt.dli_fbase)
+      cp.dli_fbase != rt.dli_fbase || !cp.dli_sname || strncmp(cp.dli_sname, "__kmpc_", 7) != 0)
     return codeptr_ra;
   void *frames[32];
   int n = backtrace(frames, 32), i = 0;
