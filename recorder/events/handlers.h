@@ -88,6 +88,8 @@ void on_ompt_callback_device_load(int device_num, const char *filename, int64_t 
                                   void *vma_in_file, size_t bytes, void *host_addr,
                                   void *device_addr, uint64_t module_id);
 void on_ompt_callback_device_unload(int device_num, uint64_t module_id);
-
+/* One warning when offload cannot be recorded although the runtime accepted
+ * its callbacks (events/target_connect.c). */
+void ot_target_check_connect(void);
 
 #endif

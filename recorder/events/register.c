@@ -68,6 +68,7 @@ static const ot_binding target_bindings[][2] = {
 
 static void register_target(ompt_set_callback_t set_callback) {
   char accepted[512] = "", refused[512] = "";
+  int any = 0;
   for (size_t i = 0; i < sizeof target_bindings / sizeof target_bindings[0]; i++) {
     const ot_binding *b = target_bindings[i];
     int n = b[0].event == b[1].event ? 1 : 2, ok = 0;
@@ -76,7 +77,10 @@ static void register_target(ompt_set_callback_t set_callback) {
       ok = r != ompt_set_error && r != ompt_set_never;
       append(ok ? accepted : refused, ok ? sizeof accepted : sizeof refused, b[k].name);
     }
+    any |= ok;
   }
+  if (any)
+    ot_target_check_connect();
   ot_verbose("offload callbacks accepted: %s; refused: %s", accepted[0] ? accepted : "none",
              refused[0] ? refused : "none");
 }

@@ -12,4 +12,5 @@ target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/mpi.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi_dir.c
   ${CMAKE_CURRENT_LIST_DIR}/control.c
-  ${CMAKE_CURRENT_LIST_DIR}/target.c)
+  ${CMAKE_CURRENT_LIST_DIR}/target.c
+  ${CMAKE_CURRENT_LIST_DIR}/target_connect.c)
