@@ -2,7 +2,8 @@
 """End to end: the whole traced process, exit and archive writing included,
 against the same program without a tool (docs/performance.md, "End to end").
 
-    bench/e2e.py --build DIR [--reps N] [--threads N] [--before LIB] [--program "ARGS"]...
+    bench/e2e.py --build DIR [--reps N] [--threads N] [--before LIB] [--runtime NAME=LIBDIR]...
+                 [--program "ARGS"]...
 
 Runs each program (default: BOTS-style `ot_scale fib 26`,
 `ot_scale tasks 2000000` and BOTS-style `ot_scale health 7 20`, all fixed
@@ -12,7 +13,10 @@ variant the median wall time of the process, its ratio to no tool, the
 median of the program's own printed time (its parallel phase, program_s), and
 the archive's events, size, bytes per event and finalize time from omptrace's
 exit line. --before LIB adds another libomptrace.so (e.g. a previous build) as a
-third variant, interleaved with the others."""
+third variant, interleaved with the others. --runtime NAME=LIBDIR adds the pair
+'no tool NAME' and 'omptrace NAME' on the libomp.so.5 of LIBDIR (e.g. libomp 19
+beside the system's 14), interleaved too, each with its ratio to its own
+runtime's 'no tool NAME'."""
 import os
 import re
 import shutil
@@ -56,6 +60,14 @@ def main():
     variants = [("no tool", base), ("omptrace", dict(base, OMP_TOOL_LIBRARIES=lib))]
     if a.before:
         variants.append(("before", dict(base, OMP_TOOL_LIBRARIES=a.before)))
+    baseline = {name: "no tool" for name, _ in variants}
+    for r in a.runtime:
+        rname, _, libdir = r.partition("=")
+        renv = dict(base, LD_LIBRARY_PATH=libdir)
+        variants += [("no tool " + rname, renv),
+                     ("omptrace " + rname, dict(renv, OMP_TOOL_LIBRARIES=lib))]
+        baseline.update({"no tool " + rname: "no tool " + rname,
+                         "omptrace " + rname: "no tool " + rname})
     work = tempfile.mkdtemp(prefix="omptrace-e2e-")
     try:
         for prog in programs:
@@ -71,8 +83,8 @@ def main():
                         infos[name].append(info)
                     if phase is not None:
                         phases[name].append(phase)
-            none = statistics.median(walls["no tool"])
             for name, _ in variants:
+                none = statistics.median(walls[baseline[name]])
                 med = statistics.median(walls[name])
                 line = "program=%s variant=%s median_s=%.3f ratio=%.2f" % (
                     prog.replace(" ", "_"), name.replace(" ", "_"), med, med / none)

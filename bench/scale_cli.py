@@ -14,6 +14,10 @@ def parse(doc, me, reps):
     ap.add_argument("--reps", type=int, default=reps)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--before", help="another libomptrace.so, measured as variant 'before'")
+    ap.add_argument("--runtime", action="append", default=[], metavar="NAME=LIBDIR",
+                    help="also run on the libomp.so.5 in LIBDIR (LD_LIBRARY_PATH, which goes "
+                    "before ot_scale's runpath): variants 'no tool NAME' and 'omptrace NAME' "
+                    "(repeatable)")
     ap.add_argument("--program", action="append",
                     help="arguments of ot_scale (repeatable), e.g. \"fib 26\"")
     ap.add_argument("--keep", action="store_true",
@@ -27,4 +31,8 @@ def parse(doc, me, reps):
             sys.exit("%s: %s is missing (cmake --build %s)" % (me, f, a.build))
     if a.before and not os.path.exists(a.before):
         sys.exit("%s: %s is missing" % (me, a.before))
+    for r in a.runtime:
+        name, _, libdir = r.partition("=")
+        if not name or not os.path.exists(os.path.join(libdir, "libomp.so.5")):
+            sys.exit("%s: --runtime takes NAME=LIBDIR with LIBDIR/libomp.so.5, not '%s'" % (me, r))
     return a, scale, lib
