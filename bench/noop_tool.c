@@ -128,6 +128,12 @@ static void on_error(ompt_severity_t sev, const char *msg, size_t len, const voi
   HIT(ompt_callback_error);
 }
 
+static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
+                        ompt_data_t instance) {
+  (void)pd, (void)td, (void)kind, (void)instance;
+  HIT(ompt_callback_dispatch);
+}
+
 static const struct {
   ompt_callbacks_t id;
   const char *name;
@@ -159,6 +165,7 @@ static const struct {
     CB(ompt_callback_flush, on_flush),
     CB(ompt_callback_cancel, on_cancel),
     CB(ompt_callback_error, on_error),
+    CB(ompt_callback_dispatch, on_dispatch),
 #undef CB
 };
 

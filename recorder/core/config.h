@@ -27,6 +27,10 @@ enum ot_event_group {
   OT_EV_ALL = (1u << 10) - 1
 };
 
+/* OMPTRACE_CHUNKS, in the order of its choices; NONE: set at start when
+ * the runtime gives no chunks (events/register.c). */
+enum ot_chunks_mode { OT_CHUNKS_OFF, OT_CHUNKS_ON, OT_CHUNKS_AUTO, OT_CHUNKS_NONE };
+
 typedef struct ot_config {
   char output[4096];     /* OMPTRACE_OUTPUT, resolved archive directory */
   uint64_t buffer_size;  /* OMPTRACE_BUFFER_SIZE, bytes per thread */
@@ -34,6 +38,7 @@ typedef struct ot_config {
   uint64_t flush_ns;     /* OMPTRACE_FLUSH_INTERVAL in ns, 0 = no periodic flush */
   uint64_t log_shared;   /* OMPTRACE_LOG_SHARED, bytes per thread in .log/shared */
   uint32_t events;       /* OMPTRACE_EVENTS, enum ot_event_group mask */
+  int chunks;            /* OMPTRACE_CHUNKS, enum ot_chunks_mode */
   int start_paused;      /* OMPTRACE_START: 0 recording, 1 paused (omp_control_tool starts) */
   int verbose;           /* OMPTRACE_VERBOSE 0..2 */
   int quiet;             /* OMPTRACE_QUIET */

@@ -54,6 +54,7 @@ static const char *const context_choices[] = {"lazy", "eager", NULL};
 static const char *const sampling_clock_choices[] = {"cpu", "wall", NULL};
 static const char *const start_choices[] = {"recording", "paused", NULL};
 static const char *const writer_choices[] = {"auto", "on", "off", NULL};
+static const char *const chunks_choices[] = {"off", "on", "auto", NULL};
 
 const ot_option ot_options[] = {
     {"OMPTRACE_OUTPUT", "", "directory",
@@ -95,6 +96,16 @@ const ot_option ot_options[] = {
      "recorded (teams need them). Blanks around names are ignored; a list naming no group "
      "(empty, or only commas) is reported and all is recorded.",
      OT_OPT_EVENTS, FIELD(events), 0, 0, NULL},
+    {"OMPTRACE_CHUNKS", "off", "off, on or auto",
+     "Loop chunks (ompt_callback_dispatch): one record per chunk a thread takes in a loop, "
+     "taskloop or distribute loop, with its first iteration and iteration count, shown per "
+     "thread by omptrace-summary (docs/recording.md). on: recorded, and one line on stderr when "
+     "the runtime gives none (libomp 14; 15 and later give them); auto: recorded where the "
+     "runtime gives them, without that line. Off by default: schedule(dynamic) takes one "
+     "iteration per chunk, and a loop of short iterations then records one event per "
+     "iteration (docs/performance.md, \"Loop chunks\"). Needs the work group of "
+     "OMPTRACE_EVENTS.",
+     OT_OPT_CHOICE, FIELD(chunks), 0, 0, chunks_choices},
     {"OMPTRACE_START", "recording", "recording or paused",
      "paused: record nothing until the program calls omp_control_tool(omp_control_tool_start, "
      "0, NULL) (docs/control.md). The paused time shows in the archive as MeasurementOnOff "

@@ -56,6 +56,8 @@ void on_ompt_callback_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
 void on_ompt_callback_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                                 ompt_data_t *parallel_data, ompt_data_t *task_data,
                                 const void *codeptr_ra);
+void on_ompt_callback_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data,
+                               ompt_dispatch_t kind, ompt_data_t instance);
 void on_ompt_callback_flush(ompt_data_t *thread_data, const void *codeptr_ra);
 void on_ompt_callback_cancel(ompt_data_t *task_data, int flags, const void *codeptr_ra);
 int on_ompt_callback_control_tool(uint64_t command, uint64_t modifier, void *arg,

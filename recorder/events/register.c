@@ -1,6 +1,7 @@
 /* Which handler serves which OMPT callback, grouped as OMPTRACE_EVENTS
- * selects them. Every host callback libomp 14 delivers is here; dispatch,
- * target*, device* and the *_emi variants are never delivered by it. */
+ * selects them. Every host callback libomp 14 delivers is here, and
+ * dispatch (loop chunks, libomp 15 and later); target*, device* and the
+ * *_emi variants are never delivered by libomp 14. */
 #include "core/config.h"
 #include "core/log.h"
 #include "events/handlers.h"
@@ -45,7 +46,26 @@ static const ot_binding bindings[] = {
     BIND(error, OT_EV_CONTROL),
 };
 
-static void probe_noop(void) {}
+/* Loop chunks (OMPTRACE_CHUNKS, events/dispatch.c), with the work group.
+ * A runtime without them (libomp 14) leaves ot_cfg.chunks at
+ * OT_CHUNKS_NONE, which the archive and the summary say; asked for with
+ * on, one line says so at once. */
+static void register_chunks(ompt_set_callback_t set_callback, uint32_t events) {
+  if (ot_cfg.chunks == OT_CHUNKS_OFF || !(events & OT_EV_WORK))
+    return;
+  ompt_set_result_t d =
+      set_callback(ompt_callback_dispatch, (ompt_callback_t)on_ompt_callback_dispatch);
+  if (d != ompt_set_error && d != ompt_set_never) {
+    ot_verbose("loop chunks (dispatch) recorded");
+    return;
+  }
+  if (ot_cfg.chunks == OT_CHUNKS_ON)
+    ot_warn("OMPTRACE_CHUNKS=on: this OpenMP runtime gives no loop chunks (no "
+            "ompt_callback_dispatch; libomp 15 and later do): none are recorded");
+  else
+    ot_verbose("the runtime offers no dispatch (loop chunk) events");
+  ot_cfg.chunks = OT_CHUNKS_NONE;
+}
 
 static void append(char *list, size_t cap, const char *name) {
   size_t n = strlen(list);
@@ -102,13 +122,5 @@ void ot_events_register(ompt_set_callback_t set_callback, uint32_t events) {
   }
   ot_verbose("callbacks accepted: %s; refused: %s", accepted[0] ? accepted : "none",
              refused[0] ? refused : "none");
-  /* The one host callback omptrace has no record for: loop chunks. Probe
-   * it so users of another runtime learn whether they miss something. */
-  ompt_set_result_t d = set_callback(ompt_callback_dispatch, (ompt_callback_t)probe_noop);
-  if (d != ompt_set_error && d != ompt_set_never) {
-    set_callback(ompt_callback_dispatch, NULL);
-    ot_verbose("the runtime offers dispatch (loop chunk) events; omptrace does not record them");
-  } else {
-    ot_verbose("the runtime offers no dispatch (loop chunk) events");
-  }
+  register_chunks(set_callback, events);
 }

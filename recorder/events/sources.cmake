@@ -8,6 +8,7 @@ target_sources(omptrace PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sync.c
   ${CMAKE_CURRENT_LIST_DIR}/mutex.c
   ${CMAKE_CURRENT_LIST_DIR}/worksharing.c
+  ${CMAKE_CURRENT_LIST_DIR}/dispatch.c
   ${CMAKE_CURRENT_LIST_DIR}/misc.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi.c
   ${CMAKE_CURRENT_LIST_DIR}/mpi_dir.c
