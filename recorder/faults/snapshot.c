@@ -7,6 +7,7 @@
  * the thread holds open, already unlinked, found as
  * /proc/PID/fd/N -> <dir>/.log/snapshot-request-<pid> (deleted). */
 #define _GNU_SOURCE /* pipe2 */
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/config_table.h"
 #include "core/log.h"
@@ -78,9 +79,14 @@ static void take_snapshot(void) {
   char out[sizeof ot_cfg.output + 32];
   if (make_dir(out, sizeof out) != 0)
     return;
+  /* The instant of the snapshot: everything timed before it is in the
+   * buffers the pass writes; what threads add while it writes them, one
+   * after another, is left to the next snapshot (omptrace-recover --cut). */
+  char cut[24];
+  snprintf(cut, sizeof cut, "%llu", (unsigned long long)ot_clock_now());
   if (ot_log_flush() != 0)
     ot_warn("snapshot %u: part of the log could not be written; the snapshot lacks it", taken);
-  char *argv[] = {NULL, "-q", "--keep", "--where", "-o", out, ot_cfg.output, NULL};
+  char *argv[] = {NULL, "-q", "--keep", "--where", "--cut", cut, "-o", out, ot_cfg.output, NULL};
   pid_t pid = ot_recover_spawn(argv);
   int status = 0;
   if (pid < 0) {

@@ -1411,11 +1411,13 @@ static void end_suspended(loc_state *ls, uint64_t t) {
  * later), so it ends there: a thread blocked in a wait (a deadlock killed
  * by timeout, a snapshot) waits until then instead of ending at the wait's
  * begin. A worker of a team its master joined goes no further than the
- * join, as its late events do. */
+ * join, as its late events do. A snapshot's cut ends them all there. */
 static uint64_t alive_until(const ot_run *run, const loc_state *ls) {
   if (run->finished || ls->ended || ls->index == 0 || ls->off || run->nclock < 2)
     return ot_out_last(ls->loc);
   uint64_t raw = run->clock_last_raw;
+  if (run->cut_raw && raw > run->cut_raw)
+    raw = run->cut_raw;
   if (ls->n > 0 && raw > ls->st[ls->n - 1].limit)
     raw = ls->st[ls->n - 1].limit;
   return ot_out_ts(ls->loc, raw); /* never before its last record */

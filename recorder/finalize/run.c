@@ -495,6 +495,26 @@ void ot_run_free(ot_run *run) {
   memset(run, 0, sizeof *run);
 }
 
+/* Captures are kept in time order: the first one after the cut ends them. */
+static void cut_captures(ot_cap_buf *b, uint64_t raw) {
+  size_t at = 0;
+  while (b->used - at >= sizeof(ot_capture)) {
+    const ot_capture *c = (const ot_capture *)(b->base + at);
+    if (c->ts > raw)
+      break;
+    at += c->size;
+  }
+  b->used = at;
+}
+
+void ot_run_cut(ot_run *run, uint64_t raw) {
+  run->cut_raw = raw;
+  for (uint32_t loc = 0; loc < run->nthreads; loc++) {
+    cut_captures(&run->threads[loc].sampler.samples, raw);
+    cut_captures(&run->threads[loc].sampler.contexts, raw);
+  }
+}
+
 /* Every pass reads the frames ot_run_load validated: their CRCs are not
  * computed again. */
 ot_reader *ot_run_records(const ot_run *run, uint32_t loc) {
@@ -505,6 +525,8 @@ ot_reader *ot_run_records(const ot_run *run, uint32_t loc) {
       ot_reader_open_stream(run->log_dir, loc, t->shared, t->nshared, run->shared_end, t->own);
   if (r && t->own)
     ot_reader_trust(r, t->valid_end);
+  if (r && run->cut_raw)
+    ot_reader_cut(r, run->cut_raw);
   return r;
 }
 

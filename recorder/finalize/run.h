@@ -80,6 +80,7 @@ typedef struct ot_run {
   uint32_t nmissing; /* files and streams missing, emptied or from another run (each reported):
                         omptrace-recover's exit status 3 */
   uint32_t npresent; /* locations with a THREAD frame */
+  uint64_t cut_raw;  /* records and captures after this raw time are left out (0: none) */
 } ot_run;
 
 /* Bytes at the start of location loc's log file (loc OT_LOG_SHARED_LOC: the
@@ -96,6 +97,15 @@ typedef uint64_t (*ot_run_written_fn)(uint32_t loc);
  * out of memory); run is then empty (safe to ot_run_free). */
 int ot_run_load(ot_run *run, const char *dir, int live, ot_run_written_fn written);
 void ot_run_free(ot_run *run);
+
+/* Leaves out what was recorded after raw time `raw` (omptrace-recover
+ * --cut): a snapshot's flush pass writes the threads' buffers one after
+ * another while the program runs on, so a thread written later holds
+ * records of a region whose begin, on a thread written earlier, is not in
+ * the log yet. Records timed before the pass began are all in it; cutting
+ * there gives every thread the same instant. Trims the loaded captures;
+ * ot_run_records' readers stop at the cut. */
+void ot_run_cut(ot_run *run, uint64_t raw);
 
 /* A location's records for one finalize pass (log/reader.h). A file that
  * cannot be opened reads as no records: ot_run_load reported it. */

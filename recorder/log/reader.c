@@ -29,6 +29,8 @@ struct ot_reader {
   uint32_t frame_seq;
   int shared_frame; /* the frame last returned by next_frame is the shared file's */
   ot_rec lost;
+  uint64_t cut; /* records after this raw time end the stream (ot_reader_cut) */
+  int cut_hit;  /* ... and one did */
 };
 
 /* Opens log_dir/name into fr; -1 with errno set. */
@@ -64,7 +66,28 @@ ot_reader *ot_reader_open_stream(const char *log_dir, uint32_t loc, const ot_fra
   r->sh.trusted = shared_trusted;
   r->at = shared;
   r->nat = n;
+  r->cut = UINT64_MAX;
   return r;
+}
+
+void ot_reader_cut(ot_reader *r, uint64_t raw) {
+  r->cut = raw;
+}
+
+/* The batch just decoded ends before its first record after the cut. */
+static const ot_rec *apply_cut(ot_reader *r, const uint8_t *at, const uint8_t *end) {
+  for (const uint8_t *p = at; p < end; p += ot_rec_size((const ot_rec *)(const void *)p))
+    if (((const ot_rec *)(const void *)p)->ts > r->cut) {
+      r->cut_hit = 1;
+      end = p;
+      break;
+    }
+  if (at == end)
+    return NULL;
+  r->head.at = at + ot_rec_size((const ot_rec *)(const void *)at);
+  r->head.end = end;
+  r->head.records++;
+  return (const ot_rec *)(const void *)at;
 }
 
 /* The next wanted frame of the stream: the shared file's listed frames,
@@ -110,8 +133,12 @@ static const ot_rec *bad_frame(ot_reader *r, const ot_frame_hdr *h, const char *
 const ot_rec *ot_reader_refill(ot_reader *r) {
   static const uint32_t want = (1u << OT_FRAME_RECORDS) | (1u << OT_FRAME_LOST);
   for (;;) {
+    if (r->cut_hit)
+      return NULL;
     if (r->in_records) {
       size_t len = ot_codec_dec_many(&r->dec, (uint8_t *)r->batch, sizeof r->batch);
+      if (len && r->cut != UINT64_MAX)
+        return apply_cut(r, (const uint8_t *)r->batch, (const uint8_t *)r->batch + len);
       if (len) {
         const ot_rec *rec = (const ot_rec *)(const void *)r->batch;
         r->head.at = (const uint8_t *)r->batch + ot_rec_size(rec);
@@ -137,6 +164,10 @@ const ot_rec *ot_reader_refill(ot_reader *r) {
       if (h->length != sizeof lost)
         return bad_frame(r, h, "bad LOST length");
       memcpy(&lost, pl, sizeof lost);
+      if (lost.first_ts > r->cut) {
+        r->cut_hit = 1;
+        return NULL;
+      }
       r->lost = (ot_rec){.ts = lost.last_ts,
                          .type = OT_LOST,
                          .a = lost.count > UINT32_MAX ? UINT32_MAX : (uint32_t)lost.count,

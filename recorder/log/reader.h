@@ -36,6 +36,10 @@ ot_reader *ot_reader_open_stream(const char *log_dir, uint32_t loc, const ot_fra
  * other check still holds, and frames past `end` are validated in full. */
 void ot_reader_trust(ot_reader *r, uint64_t end);
 
+/* The stream ends before its first record (or LOST frame) after raw time
+ * `raw`: a snapshot's cut (finalize/run.h). */
+void ot_reader_cut(ot_reader *r, uint64_t raw);
+
 /* ot_reader_next once the batch is used up: decodes the next one. */
 const ot_rec *ot_reader_refill(ot_reader *r);
 

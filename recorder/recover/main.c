@@ -30,6 +30,7 @@
 
 typedef struct opts {
   int keep, where, quiet, verbose;
+  uint64_t cut;    /* --cut RAW, or 0 */
   const char *out; /* -o OUTDIR, or NULL */
   const char *dir;
 } opts;
@@ -44,19 +45,19 @@ static void usage(FILE *f) {
         "                locks held and waited for); also written to OUTDIR/where.txt\n"
         "  -q, --quiet   no exit line\n"
         "  -v, --verbose details of the archive's writing, as OMPTRACE_VERBOSE=1 gives\n"
+        "  --cut RAW     leave out what was recorded after the raw clock time RAW (a\n"
+        "                snapshot's instant: every thread ends there)\n"
         "OMPTRACE_WRITER_THREAD (auto, on, off) is read as the library reads it.\n"
         "  --help        this text\n",
         f);
 }
 
 static int parse(int argc, char **argv, opts *o) {
-  static const struct option longs[] = {{"keep", no_argument, 0, 'k'},
-                                        {"where", no_argument, 0, 'w'},
-                                        {"quiet", no_argument, 0, 'q'},
-                                        {"output", required_argument, 0, 'o'},
-                                        {"help", no_argument, 0, 'h'},
-                                        {"verbose", no_argument, 0, 'v'},
-                                        {0, 0, 0, 0}};
+  static const struct option longs[] = {
+      {"keep", no_argument, 0, 'k'},      {"where", no_argument, 0, 'w'},
+      {"quiet", no_argument, 0, 'q'},     {"output", required_argument, 0, 'o'},
+      {"help", no_argument, 0, 'h'},      {"verbose", no_argument, 0, 'v'},
+      {"cut", required_argument, 0, 'c'}, {0, 0, 0, 0}};
   int c;
   opterr = 0; /* our own one-line messages */
   while ((c = getopt_long(argc, argv, ":o:qvh", longs, NULL)) != -1) {
@@ -76,6 +77,18 @@ static int parse(int argc, char **argv, opts *o) {
     case 'o':
       o->out = optarg;
       break;
+    case 'c': {
+      char *end;
+      errno = 0;
+      unsigned long long raw = strtoull(optarg, &end, 10);
+      if (errno || end == optarg || *end || raw == 0 || optarg[0] == '-') {
+        fprintf(stderr, ME ": --cut takes a raw clock time (a positive integer), not '%s'\n",
+                optarg);
+        return -1;
+      }
+      o->cut = raw;
+      break;
+    }
     case 'h':
       usage(stdout);
       exit(0);
@@ -312,6 +325,8 @@ static int recover(const opts *o) {
     return st;
   }
   load_filter(&run);
+  if (o->cut)
+    ot_run_cut(&run, o->cut);
   int rc = 1;
   ot_where w;
   if (!o->out && still_running(&run)) {

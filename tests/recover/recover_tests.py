@@ -101,10 +101,9 @@ def parallel_enters(anchor, line):
     return t.multiset(t.per_loc(lambda l: t.enter_count("parallel", line, l)))
 
 
-def regions_flushed(out):
+def regions_flushed(out, n=REGIONS):
     try:
-        return parallel_enters(os.path.join(out, "traces.otf2"),
-                               M["par"]) == [REGIONS, REGIONS]
+        return parallel_enters(os.path.join(out, "traces.otf2"), M["par"]) == [n, n]
     except Exception:  # a probe archive the reader rejects: not there yet
         return False
 
@@ -152,6 +151,37 @@ def case_killed():
     r = run([A.recover, d])
     eq((r.returncode, r.stdout, r.stderr),
        (0, "nothing to recover: %s already holds an archive\n" % d, ""), "second recovery")
+
+
+def case_cut():
+    """--cut RAW (a snapshot's instant): the regions program prints the
+    CLOCK_MONOTONIC time (the raw clock with OMPTRACE_CLOCK=monotonic) after
+    REGIONS of its 2 x REGIONS regions; recovered with --cut there, the
+    archive holds exactly the first REGIONS on both threads, names every
+    region by its source line and passes otf2-print; without it, all of
+    them. A value that is not a raw time is refused in one line."""
+    d = os.path.join(A.work, "cut")
+    p, line = traced("rcv_regions", ["cut"], d, {"OMPTRACE_CLOCK": "monotonic"})
+    eq(line.split()[:1], ["cut"], "regions program's first line")
+    cut = line.split()[1] if len(line.split()) == 2 else "1"
+    eq(p.stdout.readline().split()[:2], ["ready", str(2 * REGIONS)], "its second line")
+    probe_until(d, lambda out: regions_flushed(out, 2 * REGIONS))
+    kill(p)
+    out = d + "-cut"
+    shutil.rmtree(out, ignore_errors=True)
+    r = run([A.recover, "-q", "--cut", cut, "-o", out, d])
+    eq((r.returncode, r.stderr), (0, ""), "recover --cut exit status and stderr")
+    check_regions_archive(os.path.join(out, "traces.otf2"))
+    shutil.rmtree(out, ignore_errors=True)
+    r = run([A.recover, "-q", "-o", out, d])
+    eq(r.returncode, 0, "recover without --cut exit status")
+    eq(parallel_enters(os.path.join(out, "traces.otf2"), M["par"]), [2 * REGIONS, 2 * REGIONS],
+       "parallel regions per thread without --cut")
+    for bad in ("soon", "-5", "0", "12x"):
+        r = run([A.recover, "--cut", bad, "-o", out + "-bad", d])
+        eq((r.returncode, r.stdout, r.stderr),
+           (2, "", "omptrace-recover: --cut takes a raw clock time (a positive integer), "
+            "not '%s'\n" % bad), "recover --cut %s" % bad)
 
 
 def otf2_events(anchor):
@@ -753,7 +783,7 @@ CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
          "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended,
          "damaged_files": case_damaged_files, "empty_shared": case_empty_shared,
          "early_kill": lambda: case_early("kill"), "early_exit": lambda: case_early("exit"),
-         "one_clock": case_one_clock, "stopped_time": case_stopped_time}
+         "one_clock": case_one_clock, "stopped_time": case_stopped_time, "cut": case_cut}
 
 
 def main():
