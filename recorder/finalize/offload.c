@@ -1,7 +1,8 @@
 /* Offload regions and parameters (docs/otf2-mapping.md, "Offload"): the
  * names, roles and source positions of target constructs, their data
  * operations and kernels, and device events, as regions on the host
- * thread; the replay (finalize/replay.c) opens and closes them. */
+ * thread; the replay (finalize/replay.c) opens and closes them. And the
+ * accelerator location of each device the run offloaded to. */
 #include "finalize/offload.h"
 #include "buffer/record.h"
 #include "core/srcloc.h"
@@ -12,7 +13,10 @@
 #include <omp-tools.h>
 #include <stdio.h>
 
-static ot_u64map cache; /* (what << 56 | cp) -> region id */
+static ot_u64map cache;   /* (what << 56 | cp) -> region id */
+static uint32_t dev_base; /* location of the first device */
+static uint64_t dev_mask; /* bit d: device d has a location */
+static uint32_t dev_name[64];
 
 /* The region name and role of what (enum ot_offload_what). */
 static const char *name_of(unsigned what, OTF2_RegionRole *role) {
@@ -87,6 +91,48 @@ uint32_t ot_offload_op_device(const ot_rec *r) {
              : r->a & 0xffffu;
 }
 
+void ot_offload_devices(uint32_t nthreads, uint64_t mask) {
+  dev_base = nthreads;
+  dev_mask = mask;
+}
+
+uint32_t ot_offload_ndevices(void) {
+  return (uint32_t)__builtin_popcountll(dev_mask);
+}
+
+uint32_t ot_offload_device_loc(uint32_t dev) {
+  if (dev >= 64 || !(dev_mask >> dev & 1))
+    return UINT32_MAX;
+  return dev_base + (uint32_t)__builtin_popcountll(dev_mask & ((1ull << dev) - 1));
+}
+
+void ot_offload_intern(void) {
+  char name[32];
+  for (uint32_t d = 0; d < 64; d++) {
+    if (dev_mask >> d & 1) {
+      snprintf(name, sizeof name, "OpenMP device %u", d);
+      dev_name[d] = ot_defs_string(name);
+    }
+  }
+}
+
+OTF2_ErrorCode ot_offload_write_locations(OTF2_GlobalDefWriter *w, const uint64_t *events) {
+  for (uint32_t d = 0; d < 64; d++) {
+    if (!(dev_mask >> d & 1))
+      continue;
+    uint32_t loc = ot_offload_device_loc(d), group = loc - dev_base + 1; /* group 0: the process */
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteLocationGroup(
+        w, group, dev_name[d], OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 1, 0);
+    if (e == OTF2_SUCCESS)
+      e = OTF2_GlobalDefWriter_WriteLocation(
+          w, loc, dev_name[d], OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, events[loc], group);
+    if (e != OTF2_SUCCESS)
+      return e;
+  }
+  return OTF2_SUCCESS;
+}
+
 void ot_offload_free(void) {
   ot_u64map_free(&cache);
+  dev_mask = 0;
 }

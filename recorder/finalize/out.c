@@ -156,11 +156,12 @@ static OTF2_ErrorCode write_definitions(const out_state *o) {
   CHECK(ot_samples_count_write(w, 1));
   CHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, 0, s->group, OTF2_LOCATION_GROUP_TYPE_PROCESS, 1,
                                                 OTF2_UNDEFINED_LOCATION_GROUP));
-  for (uint32_t i = 0; i < o->nloc; i++)
+  for (uint32_t i = 0; i < o->run->nthreads; i++)
     CHECK(OTF2_GlobalDefWriter_WriteLocation(w, i, s->locations[i], OTF2_LOCATION_TYPE_CPU_THREAD,
                                              o->events[i], 0));
+  CHECK(ot_offload_write_locations(w, o->events));
   CHECK(ot_defs_write_regions(w));
-  CHECK(ot_teams_write(w, o->nloc));
+  CHECK(ot_teams_write(w, o->run->nthreads));
   CHECK(ot_mpi_comms_write(w));
   CHECK(write_metrics(w, s->metric_name, s->metric_desc, s->metric_unit, o->nmetrics,
                       o->run->counters_strict));
@@ -192,7 +193,8 @@ static void intern_def_strings(out_state *o) {
   s->paradigm = ot_defs_string("OpenMP");
   ot_filtered_prepare();
   ot_throttled_prepare();
-  for (uint32_t i = 0; i < o->nloc; i++) {
+  ot_offload_intern();
+  for (uint32_t i = 0; i < o->run->nthreads; i++) {
     snprintf(buf, sizeof buf, "OpenMP thread %u", i);
     s->locations[i] = ot_defs_string(buf);
   }
@@ -219,6 +221,9 @@ static int prepare(out_state *o) {
     o->reason = "cannot read the recorded events";
     return -1;
   }
+  /* the devices' accelerator locations follow the threads' */
+  ot_offload_devices(o->run->nthreads, ot_scan_devices());
+  o->nloc = o->run->nthreads + ot_offload_ndevices();
   ot_samples_prepare(o->run);
   return 0;
 }
@@ -385,7 +390,7 @@ static void report(const out_state *o, uint64_t t0) {
     snprintf(extra + off, sizeof extra - off, " (%" PRIu64 " failed)", ot_samples_failed());
   ot_info("wrote %s/" OT_ARCHIVE_NAME ".otf2: %u threads, %" PRIu64 " events, %s (%.1f B/event), "
           "finalize %.2f s%s",
-          dir, o->nloc, total, size, total ? (double)bytes / (double)total : 0.0,
+          dir, o->run->nthreads, total, size, total ? (double)bytes / (double)total : 0.0,
           (double)(ot_monotonic_ns() - t0) * 1e-9, extra);
   ot_hints_report();
 }
@@ -418,12 +423,12 @@ int ot_finalize_write(const ot_run *run) {
   out_state o = {.run = run, .nloc = run->nthreads, .nmetrics = run->nmetrics};
   if (o.nmetrics > OT_WRITER_MAX_METRICS)
     o.nmetrics = OT_WRITER_MAX_METRICS;
-  size_t n = o.nloc ? o.nloc : 1;
+  size_t n = (size_t)o.nloc + 64; /* and up to 64 devices' (finalize/offload.h) */
   o.writers = calloc(n, sizeof *o.writers);
   o.events = calloc(n, sizeof *o.events);
   o.strs.locations = calloc(n, sizeof *o.strs.locations);
   int rc = -1;
-  if (!o.writers || !o.events || !o.strs.locations || ot_timeline_open(o.nloc) != 0)
+  if (!o.writers || !o.events || !o.strs.locations || ot_timeline_open((uint32_t)n) != 0)
     o.reason = "out of memory";
   else if (prepare(&o) == 0) {
     ot_verbose("finalize: symbols, scan and samples %.3f s",

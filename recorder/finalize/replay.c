@@ -1209,42 +1209,80 @@ static void point_record(loc_state *ls, const ot_rec *r, uint64_t t) {
 /* Offload (finalize/offload.h, docs/otf2-mapping.md): a target construct,
  * data op or kernel is a region on the host thread with its parameters;
  * an _emi begin opens it and its end closes the innermost one of its kind,
- * the old callbacks' single records and device events are zero-length. */
+ * the old callbacks' single records and device events are zero-length.
+ * A frame's sub: its device + 1 (0: none). */
 enum tgt_frame { TGT_CONSTRUCT = 1, TGT_OP, TGT_KERNEL };
+/* A device's accelerator location is busy from the first kernel or
+ * transfer that begins on it to the end of the last one open (several
+ * host threads may offload at once), named by the first. */
+static struct { uint32_t depth, region; } dev_busy[64];
+
+static void device_busy(uint32_t dev, uint64_t raw, uint32_t region, int opens, int ends) {
+  uint32_t loc = ot_offload_device_loc(dev);
+  if (loc == UINT32_MAX)
+    return;
+  uint64_t t = ot_out_ts(loc, raw);
+  if (opens && dev_busy[dev].depth++ == 0) {
+    dev_busy[dev].region = region;
+    W(ot_evt_enter(loc, t, region));
+  }
+  if (ends && dev_busy[dev].depth > 0 && --dev_busy[dev].depth == 0)
+    W(ot_evt_leave(loc, t, dev_busy[dev].region));
+}
+
+/* At the end of the replay: intervals a missing end left open. */
+static void devices_end(void) {
+  for (uint32_t d = 0; d < 64; d++) {
+    uint32_t loc = ot_offload_device_loc(d);
+    if (dev_busy[d].depth && loc != UINT32_MAX)
+      W(ot_evt_leave(loc, ot_out_last(loc), dev_busy[d].region));
+    dev_busy[d].depth = 0;
+  }
+}
+
 static void offload_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   unsigned what = OT_OFF_DEVICE + r->kind, id = 0, ends = r->type == OT_TARGET_END;
-  unsigned opens = r->type == OT_TARGET_BEGIN;
+  unsigned opens = r->type == OT_TARGET_BEGIN, busy = 0;
   uint64_t cp = 0, dev = r->a, value = r->b;
   enum ot_offload_param p = OT_OFFP_BYTES;
   if (r->type == OT_TARGET_BEGIN || r->type == OT_TARGET_END) {
     what = OT_OFF_CONSTRUCT + r->kind, id = TGT_CONSTRUCT, cp = r->b;
   } else if (r->type == OT_TARGET_DATA_OP || r->type == OT_TARGET_SUBMIT) {
     int op = r->type == OT_TARGET_DATA_OP;
+    unsigned optype = r->kind & 0xfu;
     what = op ? OT_OFF_DATA_OP + (r->kind & OT_TGT_OPTYPE) : OT_OFF_KERNEL;
     id = op ? TGT_OP : TGT_KERNEL, cp = op ? r->c : 0;
     dev = op ? ot_offload_op_device(r) : UINT64_MAX;
     value = op ? r->b : r->a, p = op ? OT_OFFP_BYTES : OT_OFFP_TEAMS;
     opens = (r->kind & OT_TGT_BEGIN) != 0, ends = (r->kind & OT_TGT_END) != 0;
+    busy = !op || optype == ompt_target_data_transfer_to_device ||
+           optype == ompt_target_data_transfer_from_device;
   }
+  int64_t c = find(ls, F_TARGET, TGT_CONSTRUCT, 0); /* the enclosing construct */
   if (ends) {
     int64_t i = find(ls, F_TARGET, id, 0);
-    if (i >= 0)
-      close_to(ls, i, t);
+    if (i < 0)
+      return;
+    if (busy && ls->st[i].sub)
+      device_busy(ls->st[i].sub - 1u, r->ts, ls->st[i].region, 0, 1);
+    close_to(ls, i, t);
     return;
   }
-  if (!cp || !ot_symbols_user_cp(cp)) { /* a kernel or op: its construct's */
-    int64_t i = find(ls, F_TARGET, TGT_CONSTRUCT, 0);
-    cp = i >= 0 ? ls->st[i].cp : effective_cp(ls, cp);
-  }
+  if (dev == UINT64_MAX && c >= 0 && ls->st[c].sub) /* a kernel: its construct's device */
+    dev = ls->st[c].sub - 1u;
+  if (!cp || !ot_symbols_user_cp(cp)) /* a kernel or op: its construct's */
+    cp = c >= 0 ? ls->st[c].cp : effective_cp(ls, cp);
   uint32_t region = ot_offload_region(what, cp);
-  frame *f = opens ? push(ls, F_TARGET, 0, region, id, cp) : NULL;
+  frame *f = opens ? push(ls, F_TARGET, dev < 255 ? (uint8_t)(dev + 1) : 0, region, id, cp) : NULL;
   if (opens && !f)
     return;
   enter(ls, t, region);
-  if (dev != UINT64_MAX)
+  if (dev != UINT64_MAX && r->type != OT_TARGET_SUBMIT)
     W(ot_evt_parameter_uint(ls->loc, t, ot_offload_param(OT_OFFP_DEVICE), dev));
   if (r->type != OT_TARGET_BEGIN && !(r->type == OT_DEVICE && r->kind != OT_DEVICE_LOAD))
     W(ot_evt_parameter_uint(ls->loc, t, ot_offload_param(p), value));
+  if (busy && dev < 64)
+    device_busy((uint32_t)dev, r->ts, region, 1, !opens);
   if (!opens)
     leave(ls, t, region);
 }
@@ -1504,6 +1542,7 @@ int ot_replay_run(const ot_run *run, uint32_t mclass, OTF2_ErrorCode *err) {
       heap[0] = heap[--nh];
     sift_down(heap, nh, 0);
   }
+  devices_end();
   if (werr != OTF2_SUCCESS)
     ot_verbose("replay: stopped by an OTF2 error after %" PRIu64 " of %" PRIu64 " records", done,
                ot_scan_records());

@@ -119,6 +119,8 @@ static ot_u64map wait_cp;      /* wait id -> first user code pointer of its acqu
 static ot_u64map if0_of;       /* pseudo task of `task if(0) depend` -> that task's id */
 static ot_u64map site_cp;      /* task creation site id -> its code pointer */
 static uint64_t lost_total, records_total;
+/* bit d: a target construct on device d < 64 (finalize/offload.h) */
+static uint64_t devices_seen;
 static ot_scan_observer observer;
 static void *observer_ctx;
 
@@ -375,6 +377,10 @@ static int scan_record(scan_loc *st, uint32_t loc, const ot_rec *r) {
     break;
   case OT_LOST:
     lost_total += r->a;
+    break;
+  case OT_TARGET_BEGIN:
+    if (r->a < 64)
+      devices_seen |= 1ull << r->a;
     break;
   case OT_THROTTLED:
     if (note_late(r, at) != 0)
@@ -650,6 +656,7 @@ void ot_scan_feed(uint32_t loc, const uint8_t *recs, uint32_t nrec, int in_signa
     if0s = NULL, nif0s = capif0s = 0;
     lates = NULL, nlates = caplates = 0;
     lost_total = records_total = 0;
+    devices_seen = 0;
     feed_pid = getpid();
   }
   if (loc >= capfed) {
@@ -728,6 +735,9 @@ uint64_t ot_scan_lost(void) {
 uint64_t ot_scan_records(void) {
   return records_total;
 }
+uint64_t ot_scan_devices(void) {
+  return devices_seen;
+}
 
 void ot_scan_free(void) {
   for (uint64_t i = 0; i < npars; i++)
@@ -744,6 +754,7 @@ void ot_scan_free(void) {
   ot_u64map_free(&site_cp);
   ot_u64map_free(&end_barriers);
   lost_total = records_total = 0;
+  devices_seen = 0;
   free_notes();
   ot_pauses_free();
 }

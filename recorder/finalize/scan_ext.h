@@ -38,6 +38,8 @@ uint64_t ot_scan_if0_task(uint64_t pseudo_task);
 uint64_t ot_scan_site_codeptr(uint32_t site);
 uint64_t ot_scan_lost(void); /* records dropped, from OT_LOST records */
 uint64_t ot_scan_records(void);
+/* Bit d set: the run has a target construct on device d (d < 64). */
+uint64_t ot_scan_devices(void);
 void ot_scan_free(void);
 
 #endif

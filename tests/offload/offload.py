@@ -1,7 +1,8 @@
 """Offload in the archive (docs/otf2-mapping.md, "Offload"), read back with
 python3-otf2: exact counts of target, data op, kernel and device regions
-per thread, the bytes and devices of the data ops, and their nesting in
-their target construct.
+per thread, the bytes and devices of the data ops, their nesting in
+their target construct, and one accelerator location per device with its
+kernels and transfers.
 
 replay MODE: offload_replay.c's callback sequences through the tool's
 handlers (MODE emi, or old: the 5.0 callbacks a runtime refusing the _emi
@@ -51,9 +52,32 @@ def tally(t, loc):
     return count, nbytes, devices, outside
 
 
+def split(t):
+    """CPU thread locations, and device name -> accelerator location."""
+    threads = [l._ref for l in t.locations if str(l.type).endswith("CPU_THREAD")]
+    devices = {l.name: l._ref for l in t.locations
+               if str(l.group.location_group_type).endswith("ACCELERATOR")}
+    return threads, devices
+
+
+def busy(t, loc):
+    """Construct -> count of the intervals on an accelerator location."""
+    got = {}
+    for name, _params, outer in regions(t, loc):
+        t.expect("nesting on a device", outer, [])
+        got[name] = got.get(name, 0) + 1
+    return got
+
+
 def check_replay(t, mode):
-    t.expect("locations", len(t.locs), 2)
-    main, second = t.locs
+    threads, devices = split(t)
+    t.expect("locations", (len(threads), sorted(devices)), (2, ["OpenMP device 0", "OpenMP device 1"]))
+    main, second = threads
+    # the threads' transfers and kernels, one after another on their device
+    t.expect("device 0", busy(t, devices["OpenMP device 0"]), {
+        "target transfer to device": 4, "target kernel": 3, "target transfer from device": 4})
+    t.expect("device 1", busy(t, devices["OpenMP device 1"]), {
+        "target transfer to device": 2, "target kernel": 2, "target transfer from device": 2})
     c, b, d, outside = tally(t, main)
     t.expect("regions on thread 0", {k: v for k, v in c.items()}, {
         "device initialize": 2, "device load": 1, "device finalize": 2,
@@ -83,8 +107,12 @@ def check_replay(t, mode):
 def check_real(t):
     """progs/offload.c on libomp 19: 2 target regions of 2 maps each, an
     enter data, an update and an exit data of one array (8000 bytes)."""
+    threads, devices = split(t)
+    t.expect("accelerator locations", sorted(devices), ["OpenMP device 0"])
+    t.expect("device 0", busy(t, devices.get("OpenMP device 0", -1)) if devices else None, {
+        "target transfer to device": 3, "target kernel": 2, "target transfer from device": 3})
     c, b, d, outside = {}, {}, {}, 0
-    for loc in t.locs:
+    for loc in threads:
         lc, lb, ld, lo = tally(t, loc)
         for k, v in lc.items():
             c[k] = c.get(k, 0) + v
@@ -138,6 +166,7 @@ def main():
         names = sorted({e.region.name for l in t.locs for e in t.events[l]
                         if type(e).__name__ == "Enter" and "target" in e.region.name})
         t.expect("target regions", names, [])
+        t.expect("accelerator locations", split(t)[1], {})
         teams = sum(1 for e in t.events[t.locs[0]]
                     if type(e).__name__ == "Enter" and e.region.name.startswith("teams"))
         t.expect("the kernels' teams regions on thread 0", teams, 2)
