@@ -37,7 +37,7 @@ foreach(c ${REC_GCC_CASES})
     add_test(NAME recorder.gcc.llvm${n}.${c}
       COMMAND ${OMPTRACE_PYTHON3} ${REC_PY}/gcc_run.py --launcher ${REC_LAUNCHER} --prog ${gcc_exe}
         --src ${REC_SRC}/${c}.c --out ${REC_WORK}/gcc/llvm${n}/${c} --case ${c}
-        --libomp-dir ${OMPTRACE_LIBOMP_DIR_${n}} --runtime ${n})
+        --libomp-dir ${OMPTRACE_LIBOMP_DIR_${n}} --runtime ${n} --recover ${REC_RECOVER})
     set_tests_properties(recorder.gcc.llvm${n}.${c} PROPERTIES LABELS "recorder;gcc;llvm${n}" TIMEOUT 300)
   endforeach()
 endforeach()

@@ -7,7 +7,8 @@ LD_LIBRARY_PATH, here --libomp-dir, libomp N of the support matrix).
         the launcher's line naming D/libomp.so.5, the program's exit status
         and stdout as on libgomp, and the archive checked as run_case.py does
         (generic invariants, otf2-print, the exact case of gcc_cases.py or
-        cases.py)
+        cases.py); with --recover, also that omptrace-recover writes the same
+        archive from the kept record log
     gcc_run.py --launcher L --prog P --out DIR --libgomp
         without any libomp (an ldconfig that knows none, no LD_LIBRARY_PATH):
         the launcher's one line saying that nothing is recorded, the program's
@@ -49,6 +50,8 @@ def traced(a):
     _, extra, status, complete = cases.CASES[a.case]
     p_status, p_out = untraced(a.prog)
     env = dict(os.environ, LD_LIBRARY_PATH=a.libomp_dir, **extra)
+    if a.recover:
+        env.update(OMPTRACE_KEEP_LOG="1", OMPTRACE_VERBOSE="1")
     env.pop("LD_PRELOAD", None)
     env.pop("OMPTRACE_QUIET", None)
     shutil.rmtree(a.out, ignore_errors=True)
@@ -73,6 +76,8 @@ def traced(a):
         problems += t.failures
     except Exception as e:  # unreadable archive
         problems.append("reading %s failed: %s: %s" % (anchor, type(e).__name__, e))
+    if a.recover:
+        problems += run_case.same_as_recovered(a.recover, a.out, err)
     return problems
 
 
@@ -128,6 +133,7 @@ def main():
     ap.add_argument("--libomp-dir", help="libomp N's lib directory (holds libomp.so.5)")
     ap.add_argument("--libgomp", action="store_true", help="the run without any libomp")
     ap.add_argument("--lib", help="libomptrace.so (--libgomp)")
+    ap.add_argument("--recover", help="omptrace-recover: the same archive from the kept log")
     ap.add_argument("--runtime", type=int, default=14, help="libomp's LLVM version (cases.RUNTIME)")
     a = ap.parse_args()
     cases.RUNTIME = a.runtime
