@@ -1118,6 +1118,31 @@ static void work_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   }
 }
 
+/* A loop chunk (OT_DISPATCH): ParameterUnsignedInt "omp chunk(<kind>)
+ * first" and "... iterations" at its time (a section or an iteration: one,
+ * "omp section" / "omp iteration", with the runtime's value), inside the
+ * loop or, for a taskloop chunk, the task that runs it. Chunks of a loop
+ * throttling or the filter left out (no open loop, or its region
+ * excluded) are dropped with it. */
+static void chunk_record(loc_state *ls, const ot_rec *r, uint64_t t) {
+  static const char *const kinds[] = {"iteration", "section", "loop", "taskloop", "distribute"};
+  const frame *f = ls->n ? &ls->st[ls->n - 1] : NULL;
+  int in_task = r->kind == 4;
+  if (r->kind < 1 || r->kind > 5 || !f || f->type != (in_task ? F_TASK : F_WORK) ||
+      ot_region_excluded(f->region))
+    return;
+  char name[48];
+  if (r->kind <= 2) {
+    snprintf(name, sizeof name, "omp %s", kinds[r->kind - 1]);
+    W(ot_evt_parameter_uint(ls->loc, t, ot_defs_parameter(name, OTF2_PARAMETER_TYPE_UINT64), r->b));
+    return;
+  }
+  snprintf(name, sizeof name, "omp chunk(%s) first", kinds[r->kind - 1]);
+  W(ot_evt_parameter_uint(ls->loc, t, ot_defs_parameter(name, OTF2_PARAMETER_TYPE_UINT64), r->b));
+  snprintf(name, sizeof name, "omp chunk(%s) iterations", kinds[r->kind - 1]);
+  W(ot_evt_parameter_uint(ls->loc, t, ot_defs_parameter(name, OTF2_PARAMETER_TYPE_UINT64), r->c));
+}
+
 /* Records of the mutex family (locks, critical, ordered, nest locks). */
 static void mutex_record(loc_state *ls, const ot_rec *r, uint64_t t) {
   switch (r->type) {
@@ -1330,6 +1355,9 @@ static void dispatch(loc_state *ls, const ot_rec *r, uint64_t t) {
   case OT_WORK_BEGIN:
   case OT_WORK_END:
     work_record(ls, r, t);
+    break;
+  case OT_DISPATCH:
+    chunk_record(ls, r, t);
     break;
   case OT_MASKED_BEGIN:
     begin_frame(ls, F_MASKED, 0, OC_MASKED, r->b, t);
