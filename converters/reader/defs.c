@@ -153,8 +153,8 @@ static const char *S(const otr_archive *a, uint64_t ref) {
   return i == OTR_NONE ? "" : a->str[i];
 }
 
-/* omptrace's filter outcome on the process node (docs/otf2-mapping.md);
- * its strings come before it in the definitions. */
+/* omptrace's filter outcome and samples account on the process node
+ * (docs/otf2-mapping.md); its strings come before it in the definitions. */
 static OTF2_CallbackCode on_node_property(void *u, OTF2_SystemTreeNodeRef node, OTF2_StringRef name,
                                           OTF2_Type type, OTF2_AttributeValue value) {
   (void)node;
@@ -166,7 +166,17 @@ static OTF2_CallbackCode on_node_property(void *u, OTF2_SystemTreeNodeRef node, 
                 : strcmp(n, "omptrace::throttled_waits") == 0 ? &a->d.throttled_waits_text
                 : strcmp(n, "omptrace::samples") == 0         ? &a->d.samples_text
                                                               : NULL;
-  if (slot && !*slot && type == OTF2_TYPE_STRING)
+  if (slot == &a->d.samples_text && *slot && type == OTF2_TYPE_STRING) {
+    /* a job archive: one account per rank's process node, job location ids */
+    const char *more = S(a, value.stringRef);
+    size_t have = strlen(*slot), add = strlen(more);
+    char *both = otr_xmalloc(have + add + 2);
+    memcpy(both, *slot, have);
+    both[have] = '\n';
+    memcpy(both + have + 1, more, add + 1);
+    free(*slot);
+    *slot = both;
+  } else if (slot && !*slot && type == OTF2_TYPE_STRING)
     *slot = otr_xstrdup(S(a, value.stringRef));
   return OTF2_CALLBACK_SUCCESS;
 }

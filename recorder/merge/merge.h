@@ -118,6 +118,14 @@ typedef struct mg_rank {
   int corrected;                 /* the causality correction moved it */
 } mg_rank;
 
+/* A text property gathered over the ranks of one host node: the global
+ * definition (its index) gets the text when every rank is in. */
+typedef struct mg_account {
+  size_t def;
+  char *text;
+  size_t len, cap;
+} mg_account;
+
 typedef struct mg_job {
   const char *dir;
   char tmp[4096]; /* DIR/.merge.XXXXXX, where libotf2 writes the archive */
@@ -132,6 +140,8 @@ typedef struct mg_job {
   mg_coll *colls;
   size_t ncolls, capcolls;
   uint64_t moved, max_move, passes; /* what the causality correction did */
+  mg_account *accounts; /* omptrace::samples of each host node, gathered over its ranks */
+  size_t naccounts;
 } mg_job;
 
 /* merge/defs.c: appends a zeroed definition. */

@@ -48,7 +48,9 @@ static OTF2_CallbackCode on_node(void *u, OTF2_SystemTreeNodeRef self, OTF2_Stri
 }
 static OTF2_CallbackCode on_nodeprop(void *u, OTF2_SystemTreeNodeRef node, OTF2_StringRef name,
                                      OTF2_Type type, OTF2_AttributeValue value) {
-  set(add(u, K_NODEPROP, 0), 4, (uint64_t[]){node, name, type, value.uint64});
+  /* a string reference fills only 32 bits of the value */
+  uint64_t v = type == OTF2_TYPE_STRING ? value.stringRef : value.uint64;
+  set(add(u, K_NODEPROP, 0), 4, (uint64_t[]){node, name, type, v});
   return OK;
 }
 static OTF2_CallbackCode on_lgroup(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name,

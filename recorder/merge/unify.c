@@ -204,18 +204,69 @@ static uint64_t global_id(mg_job *j, mg_rank *r, enum mg_kind k, mg_def *d, uint
   }
 }
 
+/* Appends one rank's omptrace::samples (lines "<location> <expected>
+ * <reached> <taken>") to acc with its locations' job ids (global_id's
+ * K_LOCATION rule). */
+static void account_add(mg_account *acc, const mg_rank *r, const char *q) {
+  unsigned long long loc, e, reached, t;
+  int n;
+  while (sscanf(q, "%llu %llu %llu %llu%n", &loc, &e, &reached, &t, &n) == 4) {
+    if (acc->cap - acc->len < 96) {
+      acc->cap = acc->cap * 2 + 4096;
+      char *grown = mg_xalloc(acc->cap);
+      memcpy(grown, acc->text, acc->len);
+      free(acc->text);
+      acc->text = grown;
+    }
+    acc->len +=
+        (size_t)snprintf(acc->text + acc->len, acc->cap - acc->len, "%llu %llu %llu %llu\n",
+                         (unsigned long long)r->rank << 32 | (loc & 0xffffffffu), e, reached, t);
+    q += n;
+  }
+}
+
+static mg_account *account_of(mg_job *j, size_t def) {
+  for (size_t i = 0; i < j->naccounts; i++)
+    if (j->accounts[i].def == def)
+      return &j->accounts[i];
+  mg_account *grown = mg_xalloc((j->naccounts + 1) * sizeof *grown);
+  if (j->naccounts)
+    memcpy(grown, j->accounts, j->naccounts * sizeof *grown);
+  free(j->accounts);
+  j->accounts = grown;
+  mg_account *a = &j->accounts[j->naccounts++];
+  memset(a, 0, sizeof *a);
+  a->def = def;
+  return a;
+}
+
+/* Every rank is in: each gathered account becomes its definition's text. */
+static void accounts_done(mg_job *j) {
+  for (size_t i = 0; i < j->naccounts; i++) {
+    mg_account *a = &j->accounts[i];
+    j->global[K_NODEPROP].v[a->def].f[3] = intern(j, a->text ? a->text : "");
+    free(a->text);
+  }
+  free(j->accounts);
+  j->accounts = NULL;
+  j->naccounts = 0;
+}
+
 /* A system tree node property: kept once per host node and name; the
- * throttling report (ids of one rank) is left out. */
+ * throttling report (ids of one rank) is left out; the samples accounts
+ * of a node's ranks are gathered into one, with the job's location ids. */
 static void node_property(mg_job *j, const mg_rank *r, mg_def *d) {
-  if (strcmp(text_of(j, d->f[1]), "omptrace::throttled") == 0)
+  const char *name = text_of(j, d->f[1]);
+  if (strcmp(name, "omptrace::throttled") == 0)
     return;
   if (d->f[2] == OTF2_TYPE_STRING)
     d->f[3] = map(r, K_STRING, d->f[3]);
-  uint64_t key[2] = {d->f[0], d->f[1]};
-  if (!mg_hash_get(j->unique[K_NODEPROP], key, sizeof key)) {
-    mg_hash_put(j->unique[K_NODEPROP], key, sizeof key, 0);
+  uint64_t key[2] = {d->f[0], d->f[1]}, n = j->global[K_NODEPROP].n;
+  uint64_t at = mg_hash_put(j->unique[K_NODEPROP], key, sizeof key, n);
+  if (at == n)
     add_global(j, K_NODEPROP, d, 0);
-  }
+  if (d->f[2] == OTF2_TYPE_STRING && strcmp(name, "omptrace::samples") == 0)
+    account_add(account_of(j, at), r, text_of(j, d->f[3]));
 }
 
 static void unify_one(mg_job *j, mg_rank *r, enum mg_kind k, mg_def d, uint64_t host, int *seen) {
@@ -296,6 +347,8 @@ int mg_unify(mg_job *j) {
       if (k == K_NODE)
         host[i] = host_node(j, &j->ranks[i]);
       unify_rank_kind(j, &j->ranks[i], (enum mg_kind)k, host[i], seen[i]);
+      if (k == K_NODEPROP && i + 1 == j->nranks)
+        accounts_done(j);
     }
   free(host);
   free(seen);

@@ -45,9 +45,10 @@ def env():
     return e
 
 
-def mpirun(prog, n, out, extra=()):
+def mpirun(prog, n, out, extra=(), more_env=None):
     shutil.rmtree(out, ignore_errors=True)
     e = env()
+    e.update(more_env or {})
     e["OMPTRACE_OUTPUT"] = out
     cmd = ["mpirun", "--oversubscribe", "-np", str(n), A.launcher] + list(extra) + \
         [os.path.join(A.bin, prog)]
@@ -340,6 +341,50 @@ def case_job(prog, n):
     check_merged(out, n, want_msgs=MESSAGES[prog](n))
     summary_ranks(out, n, "mpi_" + prog)
     return out
+
+
+def samples_account(anchor):
+    """{location id: (expected, reached, taken)} over every system tree
+    node's omptrace::samples, and the archive's location ids (otf2-print -G:
+    the bindings cannot read a job archive's groups)."""
+    p = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True)
+    eq(p.returncode, 0, "otf2-print -G %s (%s)" % (anchor, p.stderr.strip()[-200:]))
+    acc = {}
+    for text in re.findall(r'Name: "omptrace::samples" <\d+>, Type: STRING, Value: "([^"]*)"',
+                           p.stdout):
+        for line in text.splitlines():
+            if line.strip():
+                loc, *rest = (int(x) for x in line.split())
+                acc[loc] = tuple(rest)
+    locs = {int(m) for m in re.findall(r"^LOCATION +(\d+) ", p.stdout, re.M)}
+    return acc, locs
+
+
+def case_sampled():
+    """A sampled job (OMPTRACE_SAMPLING=1kHz, imbalance on 2 ranks): each
+    rank's samples account reaches the job archive with the job's location
+    ids (rank << 32 | the rank's id, each one a location of the archive),
+    the same counts as the rank's own archive, and omptrace-summary adds
+    them up over the job."""
+    out = os.path.join(A.work, "merge_sampled_np2")
+    p = mpirun("mpi_imbalance", 2, out, more_env={"OMPTRACE_SAMPLING": "1kHz"})
+    eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    own = [samples_account(os.path.join(out, "rank-%d" % r, "traces.otf2"))[0] for r in range(2)]
+    if not any(own):
+        print("no samples account in the ranks' archives (sampling not built): skipped")
+        sys.exit(77)
+    job, locs = samples_account(os.path.join(out, "traces.otf2"))
+    want = {r << 32 | l: v for r in range(2) for l, v in own[r].items()}
+    eq(sorted(job.items()), sorted(want.items()), "job archive's samples account")
+    eq(sorted(set(job) - locs), [], "account ids that are not locations of the job archive")
+    eq(len(job), 4, "threads in the account (2 ranks x 2 threads)")
+    s = subprocess.run([A.summary, "--format", "json", out], capture_output=True, text=True)
+    eq(s.returncode, 0, "omptrace-summary (stderr: %s)" % s.stderr[-300:])
+    if s.returncode == 0:
+        got = json.loads(s.stdout).get("samples", {}).get("summary", [{}])
+        row = got[0] if isinstance(got, list) and got else got
+        eq(row.get("expected_samples"), sum(v[0] for v in job.values()),
+           "summary's samples expected over the job")
 
 
 def case_loaded(prog, n):
@@ -685,6 +730,7 @@ CASES = {
     "kill_np2": lambda: case_dead("kill"),
     "abort_np2": lambda: case_dead("abort"),
     "idempotent": case_idempotent,
+    "sampled_np2": case_sampled,
     "clock_shift": case_clock_shift,
     "bad_inputs": case_bad_inputs,
     "hostile": case_hostile,
