@@ -46,11 +46,11 @@ static void data_op(ompt_target_data_op_t op, int src, int dest, size_t bytes, c
   ompt_data_t target_data = {0};
   ompt_id_t host_op = 0;
   static char host[8], device[8];
-  if (cbs[ompt_callback_target_data_op_emi]) {
+  ompt_callback_target_data_op_emi_t emi = CB(target_data_op_emi);
+  if (emi) {
     for (int ep = ompt_scope_begin; ep <= ompt_scope_end; ep++)
-      CB(target_data_op_emi)
-      ((ompt_scope_endpoint_t)ep, NULL, &target_data, &host_op, op, host, src, device, dest, bytes,
-       cp);
+      emi((ompt_scope_endpoint_t)ep, NULL, &target_data, &host_op, op, host, src, device, dest,
+          bytes, cp);
   } else {
     CB(target_data_op)(1, 2, op, host, src, device, dest, bytes, cp);
   }
