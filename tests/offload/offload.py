@@ -8,7 +8,9 @@ replay MODE: offload_replay.c's callback sequences through the tool's
 handlers (MODE emi, or old: the 5.0 callbacks a runtime refusing the _emi
 ones gets). real: progs/offload.c offloaded to libomp 19's host plugin.
 nopath: the same without libomp.so on the library path: libomptarget
-connects no tool, the tool says so in one line and records the host side."""
+connects no tool, the tool says so in one line and records the host side.
+accepted: progs/hello.c on libomp N (--runtime N): the offload callbacks the
+runtime accepts and refuses, as OMPTRACE_VERBOSE=1 lists them."""
 
 import argparse
 import os
@@ -134,18 +136,41 @@ def check_real(t):
     t.expect("devices loaded", c.get("device load"), 1)
 
 
+def check_accepted(stderr, runtime):
+    """libomp 19 accepts the _emi forms (the 5.0 ones are then not asked
+    for) and the device callbacks but device_unload; 14-16 refuse all."""
+    if runtime >= 19:
+        want = ("target_emi target_data_op_emi target_submit_emi device_initialize "
+                "device_finalize device_load; refused: device_unload")
+    else:
+        want = ("none; refused: target_emi target target_data_op_emi target_data_op "
+                "target_submit_emi target_submit device_initialize device_finalize device_load "
+                "device_unload")
+    want = "omptrace: offload callbacks accepted: " + want
+    got = [l for l in stderr.splitlines() if l.startswith("omptrace: offload")]
+    if got != [want]:
+        print("FAIL: libomp %d: expected %r, got %r" % (runtime, [want], got))
+        return 1
+    print("ok: libomp %d: %s" % (runtime, want))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
     ap.add_argument("--prog", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--mode", required=True, choices=("emi", "old", "real", "nopath"))
+    ap.add_argument("--mode", required=True, choices=("emi", "old", "real", "nopath", "accepted"))
+    ap.add_argument("--runtime", type=int, default=0)
     ap.add_argument("--libomp-dir", default="")
     a = ap.parse_args()
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
     env = dict(os.environ, OMPTRACE_OUTPUT=a.out, OMPTRACE_QUIET="1")
-    if a.mode in ("real", "nopath"):
+    if a.mode == "accepted":
+        env.update(OMP_TOOL_LIBRARIES=a.lib, OMPTRACE_VERBOSE="1")
+        cmd = [a.prog]
+    elif a.mode in ("real", "nopath"):
         # libomptarget 19 finds libomp by dlopen("libomp.so"): on the search
         # path, or it connects no tool (docs/recording.md, "Offload")
         env.pop("LD_LIBRARY_PATH", None)
@@ -160,11 +185,13 @@ def main():
     if r.returncode != 0:
         print("FAIL: %s exited %d: %s" % (cmd[0], r.returncode, r.stderr))
         return 1
+    if a.mode == "accepted":
+        return check_accepted(r.stderr, a.runtime)
     t = Trace(os.path.join(a.out, "traces.otf2"))
     warning = ("omptrace: offload is not recorded: libomptarget finds the OpenMP runtime as "
                "libomp.so, which is not on the library path; run with LD_LIBRARY_PATH=%s"
                % a.libomp_dir)
-    lines = [l for l in r.stderr.splitlines() if "offload" in l]
+    lines = [l for l in r.stderr.splitlines() if l.startswith("omptrace: offload")]
     t.expect("offload lines on stderr", lines, [warning] if a.mode == "nopath" else [])
     if a.mode == "nopath":
         names = sorted({e.region.name for l in t.locs for e in t.events[l]
