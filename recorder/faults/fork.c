@@ -14,6 +14,7 @@
 #include "faults/faults_int.h"
 #include "log/flusher.h"
 #include "log/format.h"
+#include "services/sampler.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -52,6 +53,7 @@ static void child(void) {
     return;
   in_fork = 0;
   ot_thread *self = ot_self;
+  ot_sampler_fork_child();
   ot_thread_registry_reset(self);
   if (self) {
     self->tid = getpid();

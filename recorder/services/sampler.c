@@ -236,6 +236,24 @@ static void check_coverage(void) {
           why, name, (unsigned long long)taken, (unsigned long long)expected);
 }
 
+void ot_sampler_fork_child(void) {
+  if (!enabled)
+    return;
+  uint32_t n = ot_thread_count();
+  for (uint32_t i = 0; i < n; i++) {
+    ot_thread *t = ot_thread_get(i);
+    ot_sampler_thread *st = t ? t->sampler : NULL;
+    if (!st)
+      continue;
+    st->active = 0;
+    atomic_store(&st->has_timer, 0);
+    if (st->perf_fd >= 0)
+      close(st->perf_fd); /* no PERF_EVENT_IOC_DISABLE: it would stop the parent's */
+    st->perf_fd = -1;
+    st->perf_ring = NULL; /* the address may hold the child's own mappings now */
+  }
+}
+
 void ot_sampler_stop(void) {
   if (!enabled || atomic_exchange(&stopped, 1))
     return;

@@ -12,6 +12,12 @@ void ot_sampler_init(void); /* after ot_config_load; warms up libunwind */
 void ot_sampler_thread_begin(ot_thread *t);
 void ot_sampler_thread_end(ot_thread *t);
 void ot_sampler_stop(void); /* finalize: disarm all timers before reading buffers */
+/* In a fork() child, before the thread registry is reset: the child has
+ * none of the parent's timers (POSIX timers are not inherited, nor perf
+ * rings: the kernel maps them VM_DONTCOPY), only copies of the counters'
+ * descriptors, which still count and signal the parent's threads. Each is
+ * closed without a word to the counter, so the parent samples on. */
+void ot_sampler_fork_child(void);
 
 /* Called by the parallel_end handler on the master when the region's
  * parallel_data carries OT_PARALLEL_SAMPLED_BIT (or always in eager

@@ -38,6 +38,8 @@ void ot_sampler_thread_end(ot_thread *t) {
 
 void ot_sampler_stop(void) {}
 
+void ot_sampler_fork_child(void) {}
+
 void ot_sampler_fork_context(ot_thread *t, uint64_t parallel_id, const void *codeptr) {
   (void)t;
   (void)parallel_id;

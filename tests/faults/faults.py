@@ -976,6 +976,57 @@ def t_fork():
                                                    "after": 0}, 2)
 
 
+def samples_account(anchor):
+    """{location: (expected, reached, taken)} of the archive's omptrace::samples."""
+    acc = {}
+    with otf2.reader.open(anchor) as tr:
+        for p in tr.definitions.system_tree_node_properties:
+            if p.name == "omptrace::samples":
+                for line in str(p.value).splitlines():
+                    if line.strip():
+                        loc, *rest = (int(x) for x in line.split())
+                        acc[loc] = tuple(rest)
+    return acc
+
+
+def t_fork_sampled():
+    """fork() while sampling at 1 kHz: the child closes its copies of the
+    parent's counters without a word to them, so the parent's master, which
+    then spins 300 ms of CPU time, takes its samples (a child's disable had
+    stopped them: 1 of 300), and the child, whose counter rings are not
+    inherited, never unmaps an address its own threads use (it died of
+    SIGSEGV at exit)."""
+    tag = "fork-sampled"
+    out = fresh(tag)
+    status, stdout, err, pid = run_plain([prog("forker"), "spin"], out,
+                                         extra={"OMPTRACE_SAMPLING": "1kHz"})
+    expect_status(tag, status, 0)
+    m = re.match(r"parent before 8\nchild (\d+) done 68\nparent after 1009, child status 0\n$",
+                 stdout)
+    if not m:
+        fail("%s: stdout %r" % (tag, stdout))
+        return
+    child = int(m.group(1))
+    t = load(tag + " (parent)", out, "forker", True, False, pid)
+    expect_phases(tag + " (parent)", t, "forker", {"before": 4, "after": 5, "child": 0}, 2)
+    acc = samples_account(os.path.join(out, "traces.otf2"))
+    if not acc:
+        print("no samples account (sampling not built): skipped")
+        sys.exit(77)
+    expected, _reached, taken = acc.get(0, (0, 0, 0))
+    if expected < 250:
+        fail("%s: the master's samples expected %d, not the 300 of its spin" % (tag, expected))
+    if taken < 0.9 * expected:
+        fail("%s: the master took %d of %d samples expected" % (tag, taken, expected))
+    mine = [d for d in siblings(out) if str(child) in os.path.basename(d)]
+    if len(mine) != 1:
+        fail("%s: no directory of the child %d beside %s" % (tag, child, out))
+        return
+    tc = load(tag + " (child)", mine[0], "forker", True, False, child)
+    expect_phases(tag + " (child)", tc, "forker", {"child": 3, "childbar": 3, "before": 0,
+                                                   "after": 0}, 2)
+
+
 def t_fork_exec():
     """fork() then exec of an untraced program: the parent's archive is
     complete and the child leaves no directory behind."""
@@ -1236,7 +1287,7 @@ CASES = {
     "recover_twice": t_recover_twice, "torn_frame": t_torn_frame,
     "torn_shared": t_torn_shared,
     "deadlock_kill": t_deadlock_kill, "snapshot": t_snapshot,
-    "fork": t_fork, "fork_exec": t_fork_exec,
+    "fork": t_fork, "fork_exec": t_fork_exec, "fork_sampled": t_fork_sampled,
     "disk_full": t_disk_full,
     **{"own_segv_" + c: (lambda c=c: t_own_segv(c)) for c in OWN_SEGV},
     "own_segv_fork": t_own_segv_fork, "disk_freed": t_disk_freed, "threads256": t_threads256,

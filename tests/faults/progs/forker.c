@@ -1,10 +1,13 @@
 /* fork() while traced: the parent runs regions before and after the fork,
  * the child (without exec) runs its own regions and exits normally. With
- * the argument "exec" the child execs echo instead. */
+ * the argument "exec" the child execs echo instead; with "spin" the parent
+ * then spins for 300 ms of its own CPU time (sampled, the child's exit must
+ * leave its sampling as it was). */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static long sum;
@@ -40,6 +43,20 @@ static void after(void) {
   }
 }
 
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double spin(double seconds) {
+  volatile double x = 0;
+  for (double end = cpu_s() + seconds; cpu_s() < end;)
+    for (int i = 0; i < 10000; i++)
+      x += i * 0.5;
+  return x;
+}
+
 int main(int argc, char **argv) {
   int do_exec = argc > 1 && !strcmp(argv[1], "exec");
   before();
@@ -65,6 +82,8 @@ int main(int argc, char **argv) {
     perror("waitpid");
     return 2;
   }
+  if (argc > 1 && !strcmp(argv[1], "spin"))
+    sum += spin(0.3) > 0;
   after();
   printf("parent after %ld, child status %d\n", sum, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return 0;
