@@ -6,7 +6,7 @@
 if(OMPTRACE_PYTHON3 AND TARGET omptrace)
   foreach(n 14 15 16 19)
     if(NOT n IN_LIST OMPTRACE_LLVM_FOUND)
-      message(STATUS "omptrace: loop chunk tests on libomp ${n} skipped: no clang-${n} and libomp ${n} for the matrix")
+      message(STATUS "omptrace: loop chunk tests on libomp ${n} skipped: not in the LLVM matrix (missing, OMPTRACE_LLVM_MATRIX=OFF or a sanitizer build)")
       continue()
     endif()
     omptrace_llvm_program(summary_chunks_llvm${n} ${n} exe progs/chunks.c)
