@@ -51,6 +51,8 @@ static void apply_meta(ot_run *run, const ot_meta *m) {
   const char *cs = ot_meta_get(m, "callstacks");
   run->callstacks = cs && strcmp(cs, "machine") == 0 ? OT_CALLSTACKS_MACHINE : OT_CALLSTACKS_USER;
   run->sampling_ns = meta_u64(m, "sampling_ns");
+  const char *sc = ot_meta_get(m, "sampling_clock");
+  run->sampling_wall = sc && strcmp(sc, "wall") == 0;
   run->counters_strict = meta_u64(m, "counters_strict") != 0;
   run->finished = meta_u64(m, "finished") != 0;
   run->filter = meta_dup(m, "filter");

@@ -49,6 +49,7 @@ typedef struct ot_run {
   int finished;   /* the log says the run ended normally */
   int callstacks; /* enum ot_callstack_mode */
   uint64_t sampling_ns;
+  int sampling_wall; /* the run sampled on the wall clock (OMPTRACE_SAMPLING_CLOCK=wall) */
   uint32_t nthreads;
   ot_run_thread *threads;
   unsigned nmetrics;

@@ -135,9 +135,11 @@ void ot_samples_prepare(const ot_run *r) {
     nlocs = 0;
     return;
   }
-  generator = ot_defs_interrupt_generator(ot_cfg.sampling_clock == 1 ? "wall-clock timer"
-                                                                     : "thread CPU-time timer",
-                                          OTF2_INTERRUPT_GENERATOR_MODE_TIME, run->sampling_ns);
+  /* the run's clock, from its log: omptrace-recover's own environment
+   * says nothing about it */
+  generator =
+      ot_defs_interrupt_generator(run->sampling_wall ? "wall-clock timer" : "thread CPU-time timer",
+                                  OTF2_INTERRUPT_GENERATOR_MODE_TIME, run->sampling_ns);
   for (uint32_t loc = 0; loc < nlocs; loc++)
     prepare_location(loc, &run->threads[loc].sampler);
   ot_contexts_close();

@@ -184,6 +184,23 @@ def case_cut():
             "not '%s'\n" % bad), "recover --cut %s" % bad)
 
 
+def case_sampled_clock():
+    """A run sampled on the wall clock (OMPTRACE_SAMPLING_CLOCK=wall), killed:
+    omptrace-recover, whose own environment says nothing about sampling,
+    names the interrupt generator after the run's clock, from its log."""
+    d = os.path.join(A.work, "sampled_clock")
+    killed_regions(d, {"OMPTRACE_SAMPLING": "1kHz", "OMPTRACE_SAMPLING_CLOCK": "wall"})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OMPTRACE_")}
+    r = run([A.recover, "-q", d], env=env)
+    eq((r.returncode, r.stderr), (0, ""), "recover exit status and stderr")
+    with otf2.reader.open(os.path.join(d, "traces.otf2")) as tr:
+        names = sorted(g.name for g in tr.definitions.interrupt_generators)
+    if not names:
+        print("no interrupt generator (sampling not built): skipped")
+        sys.exit(77)
+    eq(names, ["wall-clock timer"], "interrupt generators of the recovered archive")
+
+
 def otf2_events(anchor):
     r = run(["otf2-print", anchor])
     if r.returncode != 0:
@@ -783,7 +800,8 @@ CASES = {"killed": case_killed, "keep": case_keep, "outdir": case_outdir,
          "errors": case_errors, "snapshot": case_snapshot, "ended": case_ended,
          "damaged_files": case_damaged_files, "empty_shared": case_empty_shared,
          "early_kill": lambda: case_early("kill"), "early_exit": lambda: case_early("exit"),
-         "one_clock": case_one_clock, "stopped_time": case_stopped_time, "cut": case_cut}
+         "one_clock": case_one_clock, "stopped_time": case_stopped_time, "cut": case_cut,
+         "sampled_clock": case_sampled_clock}
 
 
 def main():
