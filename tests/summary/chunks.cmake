@@ -13,7 +13,7 @@ if(OMPTRACE_PYTHON3 AND TARGET omptrace)
     if(n EQUAL 14)
       set(constructs none)
     else()
-      set(constructs dynamic guided static10 taskloop distribute off)
+      set(constructs dynamic guided static10 taskloop distribute throttled off)
     endif()
     foreach(c ${constructs})
       add_test(NAME summary.chunks.llvm${n}.${c}

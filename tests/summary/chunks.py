@@ -8,7 +8,10 @@ omptrace-summary --format json, and from omptrace-convert --to chrome.
 C: dynamic (100 chunks of 10 tiling 0..999), guided (chunks tiling 0..999,
 not growing), static10 (libomp reports each thread's first chunk only:
 0+10 and 10+10), taskloop (10 chunks of 100, in tasks), distribute (2 of
-500), off (no OMPTRACE_CHUNKS: none recorded), none (libomp 14 with
+500), throttled (50 instances of a dynamic,10 loop over 100 iterations with
+OMPTRACE_THROTTLE=5,1s: each thread records the first 5, so the chunks of
+those 5, each 0..90 five times, and none of the other 45), off (no
+OMPTRACE_CHUNKS: none recorded), none (libomp 14 with
 OMPTRACE_CHUNKS=on: one line, no chunks, the summary says so)."""
 import argparse
 import json
@@ -28,7 +31,7 @@ def expect(what, got, want):
         fails.append("%s: got %r, want %r" % (what, got, want))
 
 
-def run(o, construct, chunks):
+def run(o, construct, chunks, extra=None):
     out = os.path.join(o.work, "trace")
     shutil.rmtree(o.work, ignore_errors=True)
     os.makedirs(o.work)
@@ -36,6 +39,7 @@ def run(o, construct, chunks):
     env.pop("OMPTRACE_CHUNKS", None)
     if chunks:
         env["OMPTRACE_CHUNKS"] = chunks
+    env.update(extra or {})
     p = subprocess.run([o.prog, construct], env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
     if p.returncode != 0:
@@ -103,6 +107,14 @@ def main():
                {"chunks": 0, "runtime_gives_chunks": "no"})
         _, err = run(o, "dynamic", "auto")
         expect("auto: lines on stderr", [l for l in err.splitlines() if "chunks" in l], [])
+    elif c == "throttled":
+        out, _ = run(o, "repeated", "on", {"OMPTRACE_THROTTLE": "5,1s"})
+        allc = [x for v in read_chunks(out).values() for x in v]
+        expect("chunks of the 5 recorded instances", sorted((x[1], x[2]) for x in allc),
+               sorted((f, 10) for f in range(0, 100, 10) for _ in range(5)))
+        expect("chunks outside their loop", [x for x in allc if not x[3].startswith("loop @")], [])
+        loops = summary(o, out)
+        expect("summary chunks", sum(r["chunks"] for r in loops["chunks"]) if loops else None, 50)
     elif c == "off":
         out, _ = run(o, "dynamic", None)
         expect("chunks without OMPTRACE_CHUNKS", sum(map(len, read_chunks(out).values())), 0)

@@ -1,7 +1,9 @@
 /* Loop chunks on 2 threads, one construct per argument: dynamic
  * (schedule(dynamic,10) over 1000 iterations: 100 chunks of 10), guided
  * (chunks that tile the 1000 iterations), static10 (schedule(static,10)),
- * taskloop (grainsize(100): 10 chunks of 100), distribute (2 teams). */
+ * taskloop (grainsize(100): 10 chunks of 100), distribute (2 teams),
+ * repeated (50 instances of a schedule(dynamic,10) loop over 100
+ * iterations in one parallel region: 10 chunks each). */
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +35,14 @@ int main(int argc, char **argv) {
 #pragma omp teams distribute num_teams(2) reduction(+ : sum)
     for (int i = 0; i < N; i++) /* @distribute */
       sum += i;
+  } else if (!strcmp(w, "repeated")) {
+#pragma omp parallel num_threads(2) reduction(+ : sum)
+    for (int r = 0; r < 50; r++) {
+#pragma omp for schedule(dynamic, 10)
+      for (int i = 0; i < N / 10; i++) /* @repeated */
+        sum += i * 10 + r % 10;
+    }
+    sum = sum == 2497500 ? (long)N * (N - 1) / 2 : -1; /* 50 x 10 x 4950 + 100 x 225 */
   } else {
     fprintf(stderr, "chunks: unknown construct %s\n", w);
     return 2;
