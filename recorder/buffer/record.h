@@ -41,8 +41,6 @@
   X(LOCK_DESTROY, "ompt_mutex_t", 0, "wait id", "cp")                                              \
   X(WORK_BEGIN, "ompt_work_t", "count (saturated)", "cp", "parallel id")                           \
   X(WORK_END, "ompt_work_t", "count (saturated)", "cp", "parallel id")                             \
-  /* a loop chunk (ompt_callback_dispatch): c 0 for a section or iteration, whose value is in b */ \
-  X(DISPATCH, "ompt_dispatch_t", 0, "first iteration (or the instance's value)", "iterations")     \
   X(MASKED_BEGIN, 0, 0, "cp", "parallel id")                                                       \
   X(MASKED_END, 0, 0, "cp", "parallel id")                                                         \
   X(REDUCTION_BEGIN, "ompt_sync_region_t", 0, "cp", "parallel id")                                 \
@@ -73,7 +71,9 @@
   X(TARGET_END, "ompt_target_t", "device", "cp", 0)                                                \
   X(TARGET_DATA_OP, "optype | OT_TGT_* endpoint", "src device << 16 | dest device", "bytes", "cp") \
   X(TARGET_SUBMIT, "OT_TGT_* endpoint", "requested teams", 0, 0)                                   \
-  X(DEVICE, "OT_DEVICE_* event", "device", "bytes loaded", 0)
+  X(DEVICE, "OT_DEVICE_* event", "device", "bytes loaded", 0)                                    \
+  /* a loop chunk (ompt_callback_dispatch): c 0 for a section or iteration, whose value is in b */ \
+  X(DISPATCH, "ompt_dispatch_t", 0, "first iteration (or the instance's value)", "iterations")
 // clang-format on
 
 enum ot_rec_type {

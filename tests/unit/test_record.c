@@ -58,6 +58,7 @@ static const char *const names[] = {
     "TARGET_DATA_OP",
     "TARGET_SUBMIT",
     "DEVICE",
+    "DISPATCH",
 };
 
 /* A few enum constants by value, as the handlers and the finalize use them. */
@@ -66,9 +67,19 @@ typedef struct {
 } number_case;
 
 static const number_case numbers[] = {
-    {OT_NONE, 0},           {OT_THREAD_BEGIN, 1}, {OT_PARALLEL_BEGIN, 3}, {OT_SYNC_BEGIN, 11},
-    {OT_MUTEX_ACQUIRE, 15}, {OT_WORK_BEGIN, 21},  {OT_LOST, 31},          {OT_THROTTLED, 33},
-    {OT_MPI_ENTER, 34},     {OT_MPI_MSG, 36},     {OT_DEVICE, 46},        {OT_REC_TYPE_COUNT, 47},
+    {OT_NONE, 0},
+    {OT_THREAD_BEGIN, 1},
+    {OT_PARALLEL_BEGIN, 3},
+    {OT_SYNC_BEGIN, 11},
+    {OT_MUTEX_ACQUIRE, 15},
+    {OT_WORK_BEGIN, 21},
+    {OT_LOST, 31},
+    {OT_THROTTLED, 33},
+    {OT_MPI_ENTER, 34},
+    {OT_MPI_MSG, 36},
+    {OT_DEVICE, 46},
+    {OT_DISPATCH, 47},
+    {OT_REC_TYPE_COUNT, 48},
 };
 
 /* Field use: the fields each type documents, as "kabc" letters. */
