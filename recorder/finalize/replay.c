@@ -1410,7 +1410,13 @@ static void process(loc_state *ls, const ot_rec *r) {
     return;
   cur_ls = ls;
   ls->prev_work_cp = ls->after_work;
-  ls->after_work = 0;
+  /* gcc-built code combines a loop's reduction variables between
+   * GOMP_atomic_start and GOMP_atomic_end, after the loop's end and before
+   * its barrier: that barrier still follows the loop. */
+  int atomic = (r->type == OT_MUTEX_ACQUIRE || r->type == OT_MUTEX_ACQUIRED ||
+                r->type == OT_MUTEX_RELEASED) &&
+               r->kind == ompt_mutex_atomic;
+  ls->after_work = atomic ? ls->prev_work_cp : 0;
   /* Worker events of a team whose master has joined are moved to the join. */
   uint64_t raw = r->ts;
   if (ls->n > 0 && raw > ls->st[ls->n - 1].limit)
