@@ -9,6 +9,8 @@ handlers (MODE emi, or old: the 5.0 callbacks a runtime refusing the _emi
 ones gets). real: progs/offload.c offloaded to libomp 19's host plugin.
 nopath: the same without libomp.so on the library path: libomptarget
 connects no tool, the tool says so in one line and records the host side.
+launcher: the same through the omptrace launcher, which puts libomp's
+directory on the library path itself (one line): recorded as real.
 accepted: progs/hello.c on libomp N (--runtime N): the offload callbacks the
 runtime accepts and refuses, as OMPTRACE_VERBOSE=1 lists them."""
 
@@ -160,7 +162,9 @@ def main():
     ap.add_argument("--lib", required=True)
     ap.add_argument("--prog", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--mode", required=True, choices=("emi", "old", "real", "nopath", "accepted"))
+    ap.add_argument("--mode", required=True,
+                    choices=("emi", "old", "real", "nopath", "launcher", "accepted"))
+    ap.add_argument("--launcher", default="")
     ap.add_argument("--runtime", type=int, default=0)
     ap.add_argument("--libomp-dir", default="")
     a = ap.parse_args()
@@ -178,6 +182,12 @@ def main():
         if a.mode == "real":
             env.update(LD_LIBRARY_PATH=a.libomp_dir)
         cmd = [a.prog]
+    elif a.mode == "launcher":
+        # the launcher puts libomp's directory on the path itself
+        env.pop("LD_LIBRARY_PATH", None)
+        env.pop("OMP_TOOL_LIBRARIES", None)
+        env.pop("OMPTRACE_QUIET")
+        cmd = [a.launcher, a.prog]
     else:
         cmd = [a.prog, a.lib, a.mode]
     r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -193,6 +203,11 @@ def main():
                % a.libomp_dir)
     lines = [l for l in r.stderr.splitlines() if l.startswith("omptrace: offload")]
     t.expect("offload lines on stderr", lines, [warning] if a.mode == "nopath" else [])
+    if a.mode == "launcher":
+        said = ("omptrace: %s offloads: %s added to LD_LIBRARY_PATH, where libomptarget finds "
+                "libomp.so to connect the tool" % (a.prog, a.libomp_dir))
+        t.expect("the launcher's line", [l for l in r.stderr.splitlines() if "offloads:" in l],
+                 [said])
     if a.mode == "nopath":
         names = sorted({e.region.name for l in t.locs for e in t.events[l]
                         if type(e).__name__ == "Enter" and "target" in e.region.name})
@@ -201,7 +216,7 @@ def main():
         teams = sum(1 for e in t.events[t.locs[0]]
                     if type(e).__name__ == "Enter" and e.region.name.startswith("teams"))
         t.expect("the kernels' teams regions on thread 0", teams, 2)
-    elif a.mode == "real":
+    elif a.mode in ("real", "launcher"):
         check_real(t)
     else:
         check_replay(t, a.mode)
