@@ -71,9 +71,8 @@ static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef self, OTF2_Stri
 static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
                                      OTF2_LocationType type, uint64_t events,
                                      OTF2_LocationGroupRef group) {
-  (void)type;
   otr_raw *r = push(&((ctx *)u)->a->raw_locations);
-  r->id = self, r->a = name, r->b = group, r->d = events;
+  r->id = self, r->a = name, r->b = group, r->c = type, r->d = events;
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -229,11 +228,14 @@ static void resolve(otr_archive *a, mtmp *m) {
   d->location_ids = otr_xcalloc(d->n_locations, sizeof *d->location_ids);
   d->location_names = otr_xcalloc(d->n_locations, sizeof *d->location_names);
   d->location_events = otr_xcalloc(d->n_locations, sizeof *d->location_events);
+  d->location_device = otr_xcalloc(d->n_locations + 1, sizeof *d->location_device);
   for (uint32_t i = 0; i < d->n_locations; i++) {
     otr_raw *r = &a->raw_locations.v[i];
     d->location_ids[i] = r->id;
     d->location_names[i] = otr_xstrdup(S(a, r->a));
     d->location_events[i] = r->d;
+    d->location_device[i] = r->c == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM;
+    d->n_devices += d->location_device[i];
     d->total_events += r->d;
     otr_idmap_put(&a->locations, r->id, i);
   }
@@ -451,6 +453,7 @@ void otr_defs_free(otr_archive *a) {
   free(d->location_group);
   free(d->location_ids);
   free(d->location_events);
+  free(d->location_device);
   for (uint32_t i = 0; i < d->n_metrics; i++) {
     free((char *)d->metrics[i].name);
     free((char *)d->metrics[i].unit);

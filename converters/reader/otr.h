@@ -102,7 +102,11 @@ typedef struct {
   uint64_t *location_ids; /* index -> OTF2 id */
   char **location_names;
   uint64_t *location_events; /* from the Location definitions */
-  otr_metric *metrics;       /* member slots over all metric classes */
+  /* an offload device's location (ACCELERATOR_STREAM: busy while a kernel or
+   * transfer is on it, docs/otf2-mapping.md), not a thread; n_devices of them */
+  bool *location_device;
+  uint32_t n_devices;
+  otr_metric *metrics; /* member slots over all metric classes */
   otr_context *contexts;
   uint64_t *generator_period_ns; /* 0 when unknown */
   uint64_t total_events;         /* sum of location event counts */

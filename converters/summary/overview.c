@@ -16,7 +16,7 @@
 void sm_overview_totals(const sm *s, uint32_t *threads, uint64_t *wall_ns, uint64_t *serial_ns) {
   *threads = 0;
   for (uint32_t i = 0; i < s->d->n_locations; i++)
-    if (otr_location(s->a, i)->events)
+    if (otr_location(s->a, i)->events && !s->d->location_device[i])
       (*threads)++;
   uint64_t span = otr_last_time(s->a) - otr_first_time(s->a), lost = otr_lost_ticks(s->a);
   *wall_ns = sm_ns(s, span > lost ? span - lost : 0);
@@ -148,6 +148,8 @@ static void report_run(sm *s, report *r) {
   rtable *t = rt_new(r, "overview", "run", "Run overview", true);
   rt_col(t, "program", "Program", RV_STR);
   rt_col(t, "threads", "Threads", RV_INT);
+  if (s->d->n_devices)
+    rt_col(t, "devices", "Offload devices", RV_INT);
   rt_col(t, "wall_ns", "Wall time", RV_NS);
   rt_col(t, "events", "Events", RV_INT);
   rt_col(t, "gaps", "Measurement gaps (records missing)", RV_INT);
@@ -171,6 +173,8 @@ static void report_run(sm *s, report *r) {
   rt_row(t);
   rt_str(t, s->d->program);
   rt_int(t, threads);
+  if (s->d->n_devices)
+    rt_int(t, s->d->n_devices);
   rt_ns(t, sm_ns(s, otr_last_time(s->a) - otr_first_time(s->a)));
   rt_int(t, (int64_t)otr_events_read(s->a));
   rt_int(t, ngaps - s->facts.stopped_gaps - s->facts.paused_gaps);

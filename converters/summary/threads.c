@@ -35,6 +35,8 @@ static void times(const sm *s, uint32_t i, uint64_t c[OTR_T_COUNT]) {
 static void finish(sm *s) {
   sm_facts *f = &s->facts;
   for (uint32_t i = 0; i < s->d->n_locations; i++) {
+    if (s->d->location_device[i]) /* an offload device: no thread's time */
+      continue;
     uint64_t c[OTR_T_COUNT];
     times(s, i, c);
     for (int k = 0; k < OTR_T_COUNT; k++)
@@ -69,6 +71,8 @@ static void report_threads(sm *s, report *r) {
   const otr_gap *g = otr_gaps(s->a, &ngaps);
   uint64_t paused_all = s->facts.paused_ns;
   for (uint32_t i = 0; i < s->d->n_locations; i++) {
+    if (s->d->location_device[i])
+      continue;
     const otr_loc *l = otr_location(s->a, i);
     uint64_t c[OTR_T_COUNT], wait = 0;
     times(s, i, c);

@@ -15,6 +15,7 @@ accepted: progs/hello.c on libomp N (--runtime N): the offload callbacks the
 runtime accepts and refuses, as OMPTRACE_VERBOSE=1 lists them."""
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -157,6 +158,22 @@ def check_accepted(stderr, runtime):
     return 0
 
 
+def check_summary(t, summary, out):
+    """omptrace-summary counts the threads with events and the device apart:
+    the device's location is no thread (it had shown as an idle one)."""
+    r = subprocess.run([summary, "--format", "json", out], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    t.expect("omptrace-summary exit status", r.returncode, 0)
+    if r.returncode:
+        return
+    run = json.loads(r.stdout)["overview"]["run"]
+    threads = [l for l in split(t)[0] if t.events[l]]
+    t.expect("summary's threads and devices", (run.get("threads"), run.get("devices")),
+             (len(threads), 1))
+    names = [row.get("name") for row in json.loads(r.stdout).get("threads", {}).get("threads", [])]
+    t.expect("device rows in 'Time per thread'", [n for n in names if "device" in (n or "")], [])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
@@ -165,6 +182,7 @@ def main():
     ap.add_argument("--mode", required=True,
                     choices=("emi", "old", "real", "nopath", "launcher", "accepted"))
     ap.add_argument("--launcher", default="")
+    ap.add_argument("--summary", default="")
     ap.add_argument("--runtime", type=int, default=0)
     ap.add_argument("--libomp-dir", default="")
     a = ap.parse_args()
@@ -218,6 +236,8 @@ def main():
         t.expect("the kernels' teams regions on thread 0", teams, 2)
     elif a.mode in ("real", "launcher"):
         check_real(t)
+        if a.summary:
+            check_summary(t, a.summary, a.out)
     else:
         check_replay(t, a.mode)
     for f in t.failures:
