@@ -214,7 +214,8 @@ static void account_add(mg_account *acc, const mg_rank *r, const char *q) {
     if (acc->cap - acc->len < 96) {
       acc->cap = acc->cap * 2 + 4096;
       char *grown = mg_xalloc(acc->cap);
-      memcpy(grown, acc->text, acc->len);
+      if (acc->len)
+        memcpy(grown, acc->text, acc->len);
       free(acc->text);
       acc->text = grown;
     }

@@ -369,6 +369,8 @@ def case_sampled():
     out = os.path.join(A.work, "merge_sampled_np2")
     p = mpirun("mpi_imbalance", 2, out, more_env={"OMPTRACE_SAMPLING": "1kHz"})
     eq(p.returncode, 0, "exit status (stderr: %s)" % p.stderr[-500:])
+    eq(sum("omptrace-merge: wrote " in line for line in p.stderr.splitlines()), 1,
+       "one merge line (stderr: %s)" % p.stderr[-500:])
     own = [samples_account(os.path.join(out, "rank-%d" % r, "traces.otf2"))[0] for r in range(2)]
     if not any(own):
         print("no samples account in the ranks' archives (sampling not built): skipped")
