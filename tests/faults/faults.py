@@ -946,20 +946,29 @@ def siblings(out):
     return sorted(d for d in glob.glob(out + ".*") if os.path.isdir(d))
 
 
+def forked(tag, out, args, after, extra=None):
+    """Runs forker (its child exits 0 after its regions; the parent's sum is
+    `after` at the end): (child pid, stderr, pid), or None after a failure."""
+    status, stdout, err, pid = run_plain([prog("forker")] + args, out, extra=extra)
+    expect_status(tag, status, 0)
+    m = re.match(r"parent before 8\nchild (\d+) done 68\nparent after %d, child status 0\n$"
+                 % after, stdout)
+    if not m:
+        fail("%s: stdout %r" % (tag, stdout))
+        return None
+    return int(m.group(1)), err, pid
+
+
 def t_fork():
     """fork() without exec: parent and child both run parallel regions; each
     gets its own complete archive in its own directory (the child's names
     its pid and holds only what the child ran after the fork)."""
     tag = "fork"
     out = fresh(tag)
-    status, stdout, err, pid = run_plain([prog("forker")], out)
-    expect_status(tag, status, 0)
-    m = re.match(r"parent before 8\nchild (\d+) done 68\nparent after 1008, child status 0\n$",
-                 stdout)
-    if not m:
-        fail("%s: stdout %r" % (tag, stdout))
+    ran = forked(tag, out, [], 1008)
+    if not ran:
         return
-    child = int(m.group(1))
+    child, err, pid = ran
     expect_stderr_lines(tag, err)
     t = load(tag + " (parent)", out, "forker", True, False, pid)
     expect_phases(tag + " (parent)", t, "forker", {"before": 4, "after": 5, "child": 0}, 2)
@@ -998,15 +1007,10 @@ def t_fork_sampled():
     SIGSEGV at exit)."""
     tag = "fork-sampled"
     out = fresh(tag)
-    status, stdout, err, pid = run_plain([prog("forker"), "spin"], out,
-                                         extra={"OMPTRACE_SAMPLING": "1kHz"})
-    expect_status(tag, status, 0)
-    m = re.match(r"parent before 8\nchild (\d+) done 68\nparent after 1009, child status 0\n$",
-                 stdout)
-    if not m:
-        fail("%s: stdout %r" % (tag, stdout))
+    ran = forked(tag, out, ["spin"], 1009, {"OMPTRACE_SAMPLING": "1kHz"})
+    if not ran:
         return
-    child = int(m.group(1))
+    child, _err, pid = ran
     t = load(tag + " (parent)", out, "forker", True, False, pid)
     expect_phases(tag + " (parent)", t, "forker", {"before": 4, "after": 5, "child": 0}, 2)
     acc = samples_account(os.path.join(out, "traces.otf2"))
