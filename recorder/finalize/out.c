@@ -328,7 +328,8 @@ static int write_archive(out_state *o) {
   test_delay(0);
   if (e == OTF2_SUCCESS) /* an MPI rank's process group is "rank R": the program goes here */
     e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::PROGRAM", o->run->program, true);
-  if (e == OTF2_SUCCESS && ot_cfg.chunks == OT_CHUNKS_NONE) /* the summary says so */
+  /* the summary says so; from the log's META in omptrace-recover too */
+  if (e == OTF2_SUCCESS && (o->run->chunks_none || ot_cfg.chunks == OT_CHUNKS_NONE))
     e = OTF2_Archive_SetProperty(o->archive, "OMPTRACE::CHUNKS", "none from the runtime", true);
   if (e == OTF2_SUCCESS)
     e = write_all_definitions(o);

@@ -53,6 +53,7 @@ static void apply_meta(ot_run *run, const ot_meta *m) {
   run->sampling_ns = meta_u64(m, "sampling_ns");
   const char *sc = ot_meta_get(m, "sampling_clock");
   run->sampling_wall = sc && strcmp(sc, "wall") == 0;
+  run->chunks_none = meta_u64(m, "chunks_none") != 0;
   run->counters_strict = meta_u64(m, "counters_strict") != 0;
   run->finished = meta_u64(m, "finished") != 0;
   run->filter = meta_dup(m, "filter");

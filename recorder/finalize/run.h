@@ -50,6 +50,7 @@ typedef struct ot_run {
   int callstacks; /* enum ot_callstack_mode */
   uint64_t sampling_ns;
   int sampling_wall; /* the run sampled on the wall clock (OMPTRACE_SAMPLING_CLOCK=wall) */
+  int chunks_none;   /* loop chunks were asked for and the runtime gives none */
   uint32_t nthreads;
   ot_run_thread *threads;
   unsigned nmetrics;

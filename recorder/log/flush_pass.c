@@ -608,6 +608,7 @@ static int flush_meta(int finished, int in_signal) {
               ot_cfg.callstacks == OT_CALLSTACKS_MACHINE ? "machine" : "user");
   ot_meta_put(p, cap, &len, "sampling_ns", NUM(ot_sampler_enabled() ? ot_sampler_period_ns() : 0));
   ot_meta_put(p, cap, &len, "sampling_clock", ot_cfg.sampling_clock == 1 ? "wall" : "cpu");
+  ot_meta_put(p, cap, &len, "chunks_none", NUM(ot_cfg.chunks == OT_CHUNKS_NONE));
   unsigned n = ot_counters_count();
   ot_meta_put(p, cap, &len, "counters", NUM(n));
   for (unsigned i = 0; i < n; i++) {

@@ -20,6 +20,7 @@ if(OMPTRACE_PYTHON3 AND TARGET omptrace)
         COMMAND ${OMPTRACE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/chunks.py
           --lib $<TARGET_FILE:omptrace> --prog ${exe} --summary $<TARGET_FILE:omptrace-summary>
           --convert $<TARGET_FILE:omptrace-convert>
+          --recover $<TARGET_FILE_DIR:omptrace>/omptrace-recover
           --work ${CMAKE_CURRENT_BINARY_DIR}/work-chunks/llvm${n}-${c} --construct ${c})
       set_tests_properties(summary.chunks.llvm${n}.${c} PROPERTIES LABELS "summary;llvm${n}")
     endforeach()

@@ -93,17 +93,27 @@ def summary(o, anchor):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ("--lib", "--prog", "--summary", "--convert", "--work", "--construct"):
+    for a in ("--lib", "--prog", "--summary", "--convert", "--recover", "--work", "--construct"):
         ap.add_argument(a, required=True)
     o = ap.parse_args()
     c = o.construct
     if c == "none":
-        out, err = run(o, "dynamic", "on")
+        out, err = run(o, "dynamic", "on", {"OMPTRACE_KEEP_LOG": "1"})
         lines = [l for l in err.splitlines() if "gives no loop chunks" in l]
         expect("lines saying the runtime gives no chunks", len(lines), 1)
         expect("chunks in the archive", sum(map(len, read_chunks(out).values())), 0)
         loops = summary(o, out)
         expect("summary loops status", loops and loops["status"],
+               {"chunks": 0, "runtime_gives_chunks": "no"})
+        # omptrace-recover, which has no OMPTRACE_CHUNKS of its own, says the same
+        # from the log
+        rec = os.path.join(o.work, "recovered")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OMPTRACE_")}
+        p = subprocess.run([o.recover, "-q", "-o", rec, out], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+        expect("omptrace-recover exit status", (p.returncode, p.stderr), (0, ""))
+        loops = summary(o, rec)
+        expect("recovered: summary loops status", loops and loops["status"],
                {"chunks": 0, "runtime_gives_chunks": "no"})
         _, err = run(o, "dynamic", "auto")
         expect("auto: lines on stderr", [l for l in err.splitlines() if "chunks" in l], [])
